@@ -1,0 +1,344 @@
+//! The position string (RULES.md, "Position string").
+//!
+//! Choro: `<code>:<W> <row3>/<row2>/<row1>/<row0> <side> <phase> [<ply>]`
+//! Adjiboto: `adjiboto <north>/<south> <side> <histA>/<histB> <storeA>/<storeB> [<ply>]`
+//! Rows are listed north to south, holes west to east, counts separated by commas.
+
+use super::position::{AdjHistory, Position};
+use crate::types::geometry;
+use crate::types::packed::Loop;
+use crate::types::{Phase, Side, Variant};
+use std::fmt;
+use std::str::FromStr;
+
+/// Why a position string was rejected. Each variant names the field.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PositionError {
+    Empty,
+    Variant(String),
+    Width(Variant, u8),
+    BadWidth(String),
+    /// Wrong number of fields: (expected, got).
+    Fields(usize, usize),
+    /// Wrong number of rows: (expected, got).
+    Rows(usize, usize),
+    /// Row `r` (as listed, 1-based) has the wrong number of holes: (row, expected, got).
+    RowLength(usize, usize, usize),
+    /// A count that is not a number 0..=255: (row, hole, text).
+    Count(usize, usize, String),
+    /// More counters than the game has.
+    TooMany(u32, u32),
+    Side(String),
+    Phase(String),
+    History(String),
+    Stores(String),
+    Ply(String),
+}
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use PositionError::*;
+        match self {
+            Empty => write!(f, "empty position string"),
+            Variant(s) => write!(f, "field 1: unknown variant '{s}'"),
+            Width(v, w) => write!(
+                f,
+                "field 1: width {w} not allowed for {v} (allowed {}..={})",
+                v.widths().start(),
+                v.widths().end()
+            ),
+            BadWidth(s) => write!(f, "field 1: bad width '{s}'"),
+            Fields(e, g) => write!(f, "expected {e} fields, got {g}"),
+            Rows(e, g) => write!(f, "field 2: expected {e} rows, got {g}"),
+            RowLength(r, e, g) => write!(f, "field 2: row {r} has {g} holes, expected {e}"),
+            Count(r, h, s) => write!(f, "field 2: row {r} hole {h}: bad count '{s}'"),
+            TooMany(n, max) => write!(f, "field 2: {n} counters, at most {max} allowed"),
+            Side(s) => write!(f, "field 3: side must be a or b, got '{s}'"),
+            Phase(s) => write!(f, "field 4: phase must be o2, o1 or m, got '{s}'"),
+            History(s) => write!(f, "field 4: bad opening history '{s}'"),
+            Stores(s) => write!(f, "field 5: bad stores '{s}'"),
+            Ply(s) => write!(f, "last field: bad ply count '{s}'"),
+        }
+    }
+}
+
+impl std::error::Error for PositionError {}
+
+fn parse_rows(s: &str, rows: usize, len: usize) -> Result<Vec<Vec<u8>>, PositionError> {
+    let parts: Vec<&str> = s.split('/').collect();
+    if parts.len() != rows {
+        return Err(PositionError::Rows(rows, parts.len()));
+    }
+    parts
+        .iter()
+        .enumerate()
+        .map(|(r, row)| {
+            let cells: Vec<&str> = row.split(',').collect();
+            if cells.len() != len {
+                return Err(PositionError::RowLength(r + 1, len, cells.len()));
+            }
+            cells
+                .iter()
+                .enumerate()
+                .map(|(h, c)| {
+                    c.parse::<u8>().map_err(|_| {
+                        PositionError::Count(r + 1, h + 1, c.chars().take(20).collect())
+                    })
+                })
+                .collect()
+        })
+        .collect()
+}
+
+fn parse_side(s: &str) -> Result<Side, PositionError> {
+    match s {
+        "a" | "A" => Ok(Side::A),
+        "b" | "B" => Ok(Side::B),
+        _ => Err(PositionError::Side(s.chars().take(20).collect())),
+    }
+}
+
+fn parse_hist(s: &str) -> Result<AdjHistory, PositionError> {
+    let mut h = AdjHistory::default();
+    if s == "-" {
+        return Ok(h);
+    }
+    if s.is_empty() || s.len() > 5 {
+        return Err(PositionError::History(s.chars().take(20).collect()));
+    }
+    for c in s.bytes() {
+        if !(b'1'..=b'5').contains(&c) {
+            return Err(PositionError::History(s.chars().take(20).collect()));
+        }
+        h = h.push(c - b'0');
+    }
+    Ok(h)
+}
+
+impl FromStr for Position {
+    type Err = PositionError;
+
+    fn from_str(s: &str) -> Result<Position, PositionError> {
+        let f: Vec<&str> = s.split_whitespace().collect();
+        if f.is_empty() {
+            return Err(PositionError::Empty);
+        }
+        let (vname, wtext) = match f[0].split_once(':') {
+            Some((v, w)) => (v, Some(w)),
+            None => (f[0], None),
+        };
+        let variant: Variant = vname
+            .parse()
+            .map_err(|_| PositionError::Variant(vname.chars().take(20).collect()))?;
+        let width = match wtext {
+            Some(w) => w
+                .parse::<u8>()
+                .map_err(|_| PositionError::BadWidth(w.chars().take(20).collect()))?,
+            None => variant.default_width(),
+        };
+        if !variant.widths().contains(&width) {
+            return Err(PositionError::Width(variant, width));
+        }
+        let ply = |i: usize| -> Result<u32, PositionError> {
+            match f.get(i) {
+                None => Ok(0),
+                Some(t) => t
+                    .parse::<u32>()
+                    .map_err(|_| PositionError::Ply(t.chars().take(20).collect())),
+            }
+        };
+        let mut loops = [Loop::default(); 2];
+        if variant.is_choro() {
+            if f.len() != 4 && f.len() != 5 {
+                return Err(PositionError::Fields(5, f.len()));
+            }
+            let rows = parse_rows(f[1], 4, width as usize)?;
+            let total: u32 = rows.iter().flatten().map(|&c| c as u32).sum();
+            if total > 8 * width as u32 {
+                return Err(PositionError::TooMany(total, 8 * width as u32));
+            }
+            for (i, row) in rows.iter().enumerate() {
+                let r = 3 - i as u8;
+                for (c, &n) in row.iter().enumerate() {
+                    let (side, p) = geometry::hole_at(r, c as u8, width);
+                    loops[side.index()].set(p, n);
+                }
+            }
+            let side = parse_side(f[2])?;
+            let phase = match f[3] {
+                "o2" => Phase::Opening2,
+                "o1" => Phase::Opening1,
+                "m" => Phase::Main,
+                t => return Err(PositionError::Phase(t.chars().take(20).collect())),
+            };
+            Ok(Position::assemble(
+                variant,
+                width,
+                loops,
+                side,
+                phase,
+                [0, 0],
+                [AdjHistory::default(); 2],
+                ply(4)?,
+            ))
+        } else {
+            if f.len() != 5 && f.len() != 6 {
+                return Err(PositionError::Fields(6, f.len()));
+            }
+            let rows = parse_rows(f[1], 2, 5)?;
+            for c in 0..5u8 {
+                loops[0].set(9 - c, rows[0][c as usize]);
+                loops[0].set(c, rows[1][c as usize]);
+            }
+            let side = parse_side(f[2])?;
+            let (ha, hb) = f[3]
+                .split_once('/')
+                .ok_or_else(|| PositionError::History(f[3].chars().take(20).collect()))?;
+            let hist = [parse_hist(ha)?, parse_hist(hb)?];
+            let stores = f[4]
+                .split_once('/')
+                .and_then(|(a, b)| Some([a.parse::<u8>().ok()?, b.parse::<u8>().ok()?]))
+                .ok_or_else(|| PositionError::Stores(f[4].chars().take(20).collect()))?;
+            let total = loops[0].total() + stores[0] as u32 + stores[1] as u32;
+            if total > 100 {
+                return Err(PositionError::TooMany(total, 100));
+            }
+            Ok(Position::assemble(
+                variant,
+                width,
+                loops,
+                side,
+                Phase::Main,
+                stores,
+                hist,
+                ply(5)?,
+            ))
+        }
+    }
+}
+
+impl fmt::Display for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let row = |f: &mut fmt::Formatter<'_>, r: u8, n: u8| -> fmt::Result {
+            for c in 0..n {
+                if c > 0 {
+                    f.write_str(",")?;
+                }
+                write!(f, "{}", self.at(r, c))?;
+            }
+            Ok(())
+        };
+        if self.variant.is_choro() {
+            write!(f, "{}:{} ", self.variant, self.width)?;
+            for r in (0..4).rev() {
+                row(f, r, self.width)?;
+                if r > 0 {
+                    f.write_str("/")?;
+                }
+            }
+            write!(
+                f,
+                " {} {} {}",
+                self.side.letter(),
+                self.phase.token(),
+                self.ply
+            )
+        } else {
+            f.write_str("adjiboto ")?;
+            row(f, 1, 5)?;
+            f.write_str("/")?;
+            row(f, 0, 5)?;
+            write!(f, " {} ", self.side.letter())?;
+            for (i, h) in self.hist.iter().enumerate() {
+                if i == 1 {
+                    f.write_str("/")?;
+                }
+                if h.is_empty() {
+                    f.write_str("-")?;
+                }
+                for k in 0..h.len() {
+                    write!(f, "{}", h.get(k))?;
+                }
+            }
+            write!(f, " {}/{} {}", self.stores[0], self.stores[1], self.ply)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn start_positions_round_trip() {
+        for v in Variant::ALL {
+            for w in v.widths() {
+                let p = Position::startpos(v, w).unwrap();
+                let s = p.to_string();
+                let q: Position = s.parse().unwrap();
+                assert_eq!(p, q, "{s}");
+                assert_eq!(q.to_string(), s);
+            }
+        }
+        assert_eq!(
+            Position::startpos(Variant::Didinga, 8).unwrap().to_string(),
+            "didinga:8 2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2 a o2 0"
+        );
+        assert_eq!(
+            Position::startpos(Variant::Adjiboto, 5)
+                .unwrap()
+                .to_string(),
+            "adjiboto 10,10,10,10,10/10,10,10,10,10 a -/- 0/0 0"
+        );
+    }
+
+    #[test]
+    fn rejects_each_bad_field() {
+        let bad = [
+            ("", PositionError::Empty),
+            ("foo 1", PositionError::Variant("foo".into())),
+            ("lango:9 x a m", PositionError::Width(Variant::Lango, 9)),
+            ("didinga:x", PositionError::BadWidth("x".into())),
+            ("didinga:8 1/1/1/1", PositionError::Fields(5, 2)),
+            (
+                "didinga:8 0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0 a m",
+                PositionError::Rows(4, 3),
+            ),
+            (
+                "didinga:8 0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0/0,0,0,0,0,0,0/0,0,0,0,0,0,0,0 a m",
+                PositionError::RowLength(3, 8, 7),
+            ),
+            (
+                "didinga:8 0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,y a m",
+                PositionError::Count(4, 8, "y".into()),
+            ),
+            (
+                "didinga:8 99,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0 a m",
+                PositionError::TooMany(99, 64),
+            ),
+            (
+                "didinga:8 0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0 c m",
+                PositionError::Side("c".into()),
+            ),
+            (
+                "didinga:8 0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0 a o3",
+                PositionError::Phase("o3".into()),
+            ),
+            (
+                "didinga:8 0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0 a m -1",
+                PositionError::Ply("-1".into()),
+            ),
+            (
+                "adjiboto 1,1,1,1,1/1,1,1,1,1 a 6/- 0/0",
+                PositionError::History("6".into()),
+            ),
+            (
+                "adjiboto 1,1,1,1,1/1,1,1,1,1 a -/- 0",
+                PositionError::Stores("0".into()),
+            ),
+        ];
+        for (s, e) in bad {
+            assert_eq!(s.parse::<Position>(), Err(e), "{s}");
+        }
+    }
+}

@@ -1,0 +1,9 @@
+//! The position: packed board, side, phase, bookkeeping, hash, and its
+//! string form.
+
+mod fen;
+mod position;
+pub(crate) mod zobrist;
+
+pub use fen::PositionError;
+pub use position::{AdjHistory, Position};

@@ -1,0 +1,278 @@
+//! `Position`: a small `Copy` struct, counts packed per loop, with occupancy
+//! masks and an incrementally maintained hash.
+
+use super::zobrist;
+use crate::types::geometry;
+use crate::types::packed::Loop;
+use crate::types::{Phase, Side, Variant};
+
+/// Adjiboto opening history of one player: the holes (1..=5) of his first
+/// five moves in order. Packed as a count in bits 0..3 and 3 bits per hole.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct AdjHistory(pub(crate) u32);
+
+impl AdjHistory {
+    pub fn len(self) -> usize {
+        (self.0 & 7) as usize
+    }
+    pub fn is_empty(self) -> bool {
+        self.len() == 0
+    }
+    pub fn get(self, i: usize) -> u8 {
+        ((self.0 >> (3 + 3 * i)) & 7) as u8
+    }
+    /// Bitmask (bit n-1 for hole n) of holes already played.
+    pub fn played(self) -> u32 {
+        (0..self.len()).fold(0, |m, i| m | 1 << (self.get(i) - 1))
+    }
+    pub(crate) fn push(self, hole: u8) -> AdjHistory {
+        let n = self.len();
+        if n >= 5 {
+            return self;
+        }
+        AdjHistory((self.0 & !7) | (hole as u32) << (3 + 3 * n) | (n as u32 + 1))
+    }
+}
+
+/// A game position. For the Choro codes `loops[s]` holds player `s`'s `2W`
+/// holes in his counter-clockwise loop order (see `types::geometry`); for
+/// Adjiboto `loops[0]` holds the ring of 10 holes (A's 0..5, B's 5..10).
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub struct Position {
+    pub(crate) loops: [Loop; 2],
+    pub(crate) hash: u64,
+    pub(crate) occupied: [u32; 2],
+    pub(crate) movable: [u32; 2],
+    pub(crate) ply: u32,
+    pub(crate) hist: [AdjHistory; 2],
+    pub(crate) stores: [u8; 2],
+    pub(crate) variant: Variant,
+    pub(crate) width: u8,
+    pub(crate) side: Side,
+    pub(crate) phase: Phase,
+}
+
+const _: () = assert!(std::mem::size_of::<Position>() <= 128);
+
+impl Position {
+    /// The start position of `variant` on a board `width` wide (ignored for
+    /// Adjiboto). Errors if the width is not allowed for the code.
+    pub fn startpos(variant: Variant, width: u8) -> Result<Position, super::PositionError> {
+        let width = if variant == Variant::Adjiboto {
+            5
+        } else {
+            width
+        };
+        if !variant.widths().contains(&width) {
+            return Err(super::PositionError::Width(variant, width));
+        }
+        let mut loops = [Loop::default(); 2];
+        if variant == Variant::Adjiboto {
+            for h in 0..geometry::ADJ_HOLES {
+                loops[0].set(h, 10);
+            }
+        } else {
+            for l in &mut loops {
+                for h in 0..2 * width {
+                    l.set(h, 2);
+                }
+            }
+        }
+        let phase = if variant.is_choro() {
+            Phase::Opening2
+        } else {
+            Phase::Main
+        };
+        Ok(Position::assemble(
+            variant,
+            width,
+            loops,
+            Side::A,
+            phase,
+            [0, 0],
+            [AdjHistory::default(); 2],
+            0,
+        ))
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn assemble(
+        variant: Variant,
+        width: u8,
+        loops: [Loop; 2],
+        side: Side,
+        phase: Phase,
+        stores: [u8; 2],
+        hist: [AdjHistory; 2],
+        ply: u32,
+    ) -> Position {
+        let mut p = Position {
+            loops,
+            hash: 0,
+            occupied: [0; 2],
+            movable: [0; 2],
+            ply,
+            hist,
+            stores,
+            variant,
+            width,
+            side,
+            phase,
+        };
+        p.hash = p.board_hash().wrapping_add(p.meta_hash());
+        p.refresh_masks();
+        p
+    }
+
+    /// Recompute the occupancy masks from the counts.
+    #[inline]
+    pub(crate) fn refresh_masks(&mut self) {
+        for s in 0..2 {
+            self.occupied[s] = self.loops[s].occupied();
+            self.movable[s] = self.loops[s].movable();
+        }
+    }
+
+    /// Board part of the hash, computed from scratch.
+    pub(crate) fn board_hash(&self) -> u64 {
+        let mut h = 0u64;
+        for s in 0..2 {
+            for i in 0..32u8 {
+                h = h.wrapping_add(
+                    (self.loops[s].get(i) as u64).wrapping_mul(zobrist::HOLE[s][i as usize]),
+                );
+            }
+        }
+        h
+    }
+
+    #[inline]
+    pub(crate) fn meta_hash(&self) -> u64 {
+        zobrist::meta(
+            self.variant,
+            self.width,
+            self.side,
+            self.phase,
+            self.stores,
+            [self.hist[0].0, self.hist[1].0],
+        )
+    }
+
+    pub fn variant(&self) -> Variant {
+        self.variant
+    }
+    /// Board width W (columns); 5 for Adjiboto.
+    pub fn width(&self) -> u8 {
+        self.width
+    }
+    pub fn side_to_move(&self) -> Side {
+        self.side
+    }
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+    /// Turns played since the start (for the ply-cap draw).
+    pub fn ply(&self) -> u32 {
+        self.ply
+    }
+    /// The same position with another ply count.
+    pub fn with_ply(mut self, ply: u32) -> Position {
+        self.ply = ply;
+        self
+    }
+    /// Hash of everything but the ply count.
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+    /// Equal in everything but the ply count.
+    pub fn same_state(&self, other: &Position) -> bool {
+        self.hash == other.hash && self.with_ply(0) == other.with_ply(0)
+    }
+    /// Adjiboto stores (A, B); zero for Choro.
+    pub fn stores(&self) -> [u8; 2] {
+        self.stores
+    }
+    /// Adjiboto opening history of `side`.
+    pub fn history(&self, side: Side) -> AdjHistory {
+        self.hist[side.index()]
+    }
+
+    /// Holes per player: 2W for Choro, 5 for Adjiboto.
+    pub fn holes_per_side(&self) -> u8 {
+        if self.variant.is_choro() {
+            2 * self.width
+        } else {
+            5
+        }
+    }
+
+    /// Counters in `side`'s hole with Driberg number `n` (1-based; Adjiboto 1..=5).
+    pub fn count(&self, side: Side, n: u8) -> u8 {
+        if self.variant.is_choro() {
+            self.loops[side.index()].get(geometry::pos_of_number(n, self.width))
+        } else {
+            self.loops[0].get(geometry::adj_pos(side, n))
+        }
+    }
+
+    /// Counters at board (row, column). Choro rows 0..4 (0 = A's back),
+    /// Adjiboto rows 0 (A, south) and 1 (B, north).
+    pub fn at(&self, row: u8, col: u8) -> u8 {
+        if self.variant.is_choro() {
+            let (s, p) = geometry::hole_at(row, col, self.width);
+            self.loops[s.index()].get(p)
+        } else if row == 0 {
+            self.loops[0].get(col)
+        } else {
+            self.loops[0].get(9 - col)
+        }
+    }
+
+    /// Counters on `side`'s holes (not counting the store).
+    pub fn material(&self, side: Side) -> u32 {
+        if self.variant.is_choro() {
+            self.loops[side.index()].total()
+        } else {
+            let r = 5 * side.index() as u8;
+            (r..r + 5).map(|h| self.loops[0].get(h) as u32).sum()
+        }
+    }
+
+    /// Counters on the board and in the stores together.
+    pub fn total_counters(&self) -> u32 {
+        self.loops[0].total()
+            + self.loops[1].total()
+            + self.stores[0] as u32
+            + self.stores[1] as u32
+    }
+
+    /// Bitmask of `side`'s holes with one counter or more, by loop position
+    /// (Adjiboto: bit n-1 for hole n).
+    pub fn occupied_mask(&self, side: Side) -> u32 {
+        self.side_mask(&self.occupied, side)
+    }
+
+    /// Bitmask of `side`'s holes with two counters or more (liftable).
+    pub fn movable_mask(&self, side: Side) -> u32 {
+        self.side_mask(&self.movable, side)
+    }
+
+    #[inline]
+    fn side_mask(&self, m: &[u32; 2], side: Side) -> u32 {
+        if self.variant.is_choro() {
+            m[side.index()]
+        } else {
+            (m[0] >> (5 * side.index())) & 0x1f
+        }
+    }
+
+    /// Counters at `side`'s loop position `p` (Choro) or ring index (Adjiboto).
+    pub fn loop_count(&self, side: Side, p: u8) -> u8 {
+        if self.variant.is_choro() {
+            self.loops[side.index()].get(p)
+        } else {
+            self.loops[0].get(p)
+        }
+    }
+}

@@ -1,0 +1,16 @@
+//! choro-engine: rules, move generation and search for the relay-sowing
+//! mancala games Choro / Pereaüni (Didinga, Lango and Acholi codes, Driberg
+//! 1927) and Adjiboto (Herskovits 1929).
+//!
+//! Floors import only downwards: `types` (plain values) < `board` (the
+//! position) < `rules` (sower, generators, outcome) < `perft`.
+
+pub mod board;
+pub mod perft;
+pub mod rules;
+pub mod types;
+
+pub use board::{AdjHistory, Position, PositionError};
+pub use rules::{DrawReason, Game, GenStats, MoveError, MoveInfo, Outcome, LAP_BUDGET};
+pub use types::moves::{Move, ParseMoveError, Token, MAX_TOKENS};
+pub use types::{Dir, Phase, Side, Variant};

@@ -1,0 +1,463 @@
+//! Move generation for the three Choro codes: every complete decision path
+//! of a turn (RULINGS 2-7), depth first, with no heap allocation.
+//!
+//! The turn runs deterministically from lap end to lap end until it ends or
+//! reaches a decision point (two or more options). Inside a deterministic
+//! stretch, Brent's algorithm on the packed state finds plain cycles; at
+//! decision points the state is compared with the earlier decision points of
+//! the path; every path is also cut at the lap budget. A cut path is not a
+//! legal move.
+
+use super::sower::{LapKind, Turn};
+use super::{acholi, lango, GenStats, MoveInfo};
+use crate::board::Position;
+use crate::types::geometry::{self, facing, is_front};
+use crate::types::moves::{Move, Token, MAX_TOKENS};
+use crate::types::{Dir, Variant};
+
+const NONE: u8 = 0xff;
+
+/// One option at a decision point.
+enum Opt {
+    /// Take this token and go on from this lap end.
+    Run(Token, Turn),
+    /// Acholi: leave the increment (already put in its hole) and start anew.
+    Leave(Turn),
+}
+
+pub(crate) struct ChoroGen<'p, F> {
+    pos: &'p Position,
+    me: usize,
+    opp: usize,
+    w: u8,
+    len: u8,
+    front: u32,
+    variant: Variant,
+    opening: bool,
+    budget: u32,
+    path: Move,
+    depth: usize,
+    seen: [Turn; MAX_TOKENS],
+    seen_key: [u64; MAX_TOKENS],
+    pub stats: GenStats,
+    sink: F,
+    stop: bool,
+}
+
+impl<'p, F> ChoroGen<'p, F>
+where
+    F: FnMut(&Move, &Position, MoveInfo) -> bool,
+{
+    pub fn new(pos: &'p Position, budget: u32, sink: F) -> Self {
+        let me = pos.side.index();
+        let w = pos.width;
+        let fresh = Self::fresh_turn(pos);
+        ChoroGen {
+            pos,
+            me,
+            opp: 1 - me,
+            w,
+            len: 2 * w,
+            front: geometry::front_mask(w),
+            variant: pos.variant,
+            opening: pos.phase.is_opening(),
+            budget,
+            path: Move::empty(w == 8),
+            depth: 0,
+            seen: [fresh; MAX_TOKENS],
+            seen_key: [0; MAX_TOKENS],
+            stats: GenStats::default(),
+            sink,
+            stop: false,
+        }
+    }
+
+    fn fresh_turn(pos: &Position) -> Turn {
+        Turn {
+            loops: pos.loops,
+            hash: pos.hash.wrapping_sub(pos.meta_hash()),
+            last: 0,
+            origin: 0,
+            base: NONE,
+            kind: LapKind::Normal,
+            dir: Dir::Ccw,
+            front_reached: false,
+            laps: 0,
+            drops: 0,
+        }
+    }
+
+    pub fn run_all(mut self) -> GenStats {
+        let t = Self::fresh_turn(self.pos);
+        self.starts(&t);
+        self.stats
+    }
+
+    #[inline]
+    fn next(&self, h: u8) -> u8 {
+        if h + 1 == self.len {
+            0
+        } else {
+            h + 1
+        }
+    }
+
+    #[inline]
+    fn prev(&self, h: u8) -> u8 {
+        if h == 0 {
+            self.len - 1
+        } else {
+            h - 1
+        }
+    }
+
+    #[inline]
+    fn number(&self, h: u8) -> u8 {
+        geometry::number_of_pos(h, self.w)
+    }
+
+    #[inline]
+    fn lap(&mut self, t: &mut Turn, first: u8, hand: u8, dir: Dir) {
+        self.stats.drops += hand as u64;
+        self.stats.laps += 1;
+        t.lap(self.me, self.len, self.front, first, hand, dir);
+    }
+
+    /// The opponent's holes the mover captures from if the lap ended at `t.last`
+    /// in an occupied hole (RULINGS 3): `None` if it is not a capturing hole.
+    #[inline]
+    fn capture_holes(&self, t: &Turn) -> Option<(u8, u8)> {
+        let l = t.last;
+        let (of, ob) = facing(l, self.w);
+        let opp = &t.loops[self.opp];
+        let (f, b) = (opp.get(of), opp.get(ob));
+        let yes = if is_front(l, self.w) {
+            match self.variant {
+                Variant::Lango => f > 0,
+                _ => f > 0 && b > 0,
+            }
+        } else {
+            self.opening && self.variant != Variant::Lango && !t.front_reached && f > 0 && b > 0
+        };
+        yes.then_some((of, ob))
+    }
+
+    #[inline]
+    fn ends_in_capture(&self, t: &Turn) -> bool {
+        t.loops[self.me].get(t.last) >= 2 && self.capture_holes(t).is_some()
+    }
+
+    /// Calls `f` with each hole of `mask`, in Driberg order (a, b, c, ...).
+    #[inline]
+    fn each_hole(&mut self, mask: u32, mut f: impl FnMut(&mut Self, u8)) {
+        let shift = self.w - 2;
+        let full = geometry::loop_mask(self.len) as u64;
+        let m = mask as u64;
+        let mut rot = ((m >> shift) | (m << (self.len - shift))) & full;
+        while rot != 0 && !self.stop {
+            let i = rot.trailing_zeros() as u8;
+            rot &= rot - 1;
+            let h = (i + shift) % self.len;
+            f(self, h);
+        }
+    }
+
+    /// Every way to begin the turn (or, in Acholi, to go on after a leave).
+    fn starts(&mut self, t: &Turn) {
+        let movable = t.loops[self.me].movable();
+        let back = (1u32 << self.w) - 1;
+        match self.variant {
+            Variant::Didinga => {
+                let holes = if self.opening {
+                    movable & back
+                } else {
+                    movable
+                };
+                self.each_hole(holes, |g, h| g.start_ccw(t, h));
+            }
+            Variant::Lango => {
+                if self.opening {
+                    let ab = 1 << geometry::pos_of_number(1, self.w)
+                        | 1 << geometry::pos_of_number(2, self.w);
+                    self.each_hole(movable & ab, |g, h| g.start_ccw(t, h));
+                    return;
+                }
+                let caps = lango::start_captures(t, self.me, self.w);
+                if caps != 0 {
+                    self.each_hole(caps, |g, f| g.start_capture(t, f));
+                    return;
+                }
+                self.each_hole(movable, |g, h| g.start_ccw(t, h));
+                let base = geometry::lango_base(self.w);
+                self.each_hole(movable & base, |g, h| g.start_cw(t, h, LapKind::LangoCw));
+            }
+            Variant::Acholi => {
+                let ccw = if self.opening {
+                    movable & back
+                } else {
+                    movable
+                };
+                self.each_hole(ccw, |g, h| g.start_ccw(t, h));
+                let att = movable & acholi::attack_holes(self.w, self.opening);
+                self.each_hole(att, |g, h| g.start_cw(t, h, LapKind::AcholiAttack));
+            }
+            Variant::Adjiboto => unreachable!("Adjiboto has its own generator"),
+        }
+    }
+
+    fn with_token(&mut self, tok: Token, t: Turn) {
+        let mark = self.path.len();
+        if self.path.push(tok) {
+            self.run(t);
+            self.path.truncate(mark);
+        } else {
+            self.stats.cut_overflow += 1;
+        }
+    }
+
+    fn start_ccw(&mut self, t: &Turn, h: u8) {
+        let mut c = *t;
+        let n = c.take(self.me, h);
+        c.origin = h;
+        c.base = NONE;
+        c.kind = LapKind::Normal;
+        let first = self.next(h);
+        self.lap(&mut c, first, n, Dir::Ccw);
+        self.with_token(Token::Lift(self.number(h)), c);
+    }
+
+    /// A clockwise first lap from a base hole, offered only if it captures.
+    fn start_cw(&mut self, t: &Turn, h: u8, kind: LapKind) {
+        let mut c = *t;
+        let n = c.take(self.me, h);
+        c.origin = h;
+        c.base = h;
+        c.kind = kind;
+        let first = self.prev(h);
+        self.lap(&mut c, first, n, Dir::Cw);
+        if self.ends_in_capture(&c) {
+            self.with_token(Token::Clockwise(self.number(h)), c);
+        }
+    }
+
+    /// Lango's compulsory start capture at front hole `f` (RULINGS 5).
+    fn start_capture(&mut self, t: &Turn, f: u8) {
+        let mut c = *t;
+        let (of, ob) = facing(f, self.w);
+        let fr = c.take(self.opp, of);
+        let bk = c.take(self.opp, ob);
+        self.lango_sow(&mut c, f, fr, bk);
+        self.with_token(Token::StartCapture(self.number(f)), c);
+    }
+
+    /// Lango increment sowing (RULINGS 4): from the capturing hole `l`
+    /// itself, or, for a single counter, with all of `l` from the next hole.
+    fn lango_sow(&mut self, t: &mut Turn, l: u8, fr: u8, bk: u8) {
+        t.kind = LapKind::Normal;
+        t.base = NONE;
+        t.origin = l;
+        if fr == 1 && bk == 0 {
+            let own = t.take(self.me, l);
+            let first = self.next(l);
+            self.lap(t, first, own + 1, Dir::Ccw);
+        } else {
+            self.lap(t, l, fr + bk, Dir::Ccw);
+        }
+    }
+
+    /// Run the turn from a lap end until it ends, is cut, or branches.
+    fn run(&mut self, mut t: Turn) {
+        let (me, opp) = (self.me, self.opp);
+        // Brent: `saved` is the state at the last power-of-two checkpoint.
+        let mut saved = t;
+        let mut saved_key = t.key();
+        let (mut power, mut lam) = (1u32, 0u32);
+        loop {
+            if self.stop {
+                return;
+            }
+            if t.laps > self.budget {
+                self.stats.cut_budget += 1;
+                return;
+            }
+            let l = t.last;
+            let v = t.loops[me].get(l);
+            if v == 1 {
+                self.emit(&t);
+                return;
+            }
+            if let Some((of, ob)) = self.capture_holes(&t) {
+                let pre = t;
+                let fr = t.take(opp, of);
+                let bk = t.take(opp, ob);
+                let k = fr + bk;
+                match (self.variant, t.kind) {
+                    (Variant::Lango, LapKind::LangoCw) => {
+                        let mut again = t;
+                        let first = self.prev(t.base);
+                        self.lap(&mut again, first, k, Dir::Cw);
+                        if self.ends_in_capture(&again) {
+                            let mut normal = t;
+                            self.lango_sow(&mut normal, l, fr, bk);
+                            self.decide(
+                                &pre,
+                                [
+                                    Some(Opt::Run(Token::Plus, again)),
+                                    Some(Opt::Run(Token::Minus, normal)),
+                                    None,
+                                ],
+                            );
+                            return;
+                        }
+                        self.lango_sow(&mut t, l, fr, bk);
+                    }
+                    (Variant::Lango, _) => self.lango_sow(&mut t, l, fr, bk),
+                    (Variant::Acholi, LapKind::AcholiAttack) => {
+                        let o = t.origin;
+                        let mut again = t;
+                        let first = self.prev(o);
+                        self.lap(&mut again, first, k, Dir::Cw);
+                        let again = self
+                            .ends_in_capture(&again)
+                            .then_some(Opt::Run(Token::Plus, again));
+                        let mut ccw = t;
+                        ccw.kind = LapKind::Normal;
+                        let first = self.next(o);
+                        self.lap(&mut ccw, first, k, Dir::Ccw);
+                        let mut left = t;
+                        left.put(me, o, k);
+                        self.decide(
+                            &pre,
+                            [
+                                again,
+                                Some(Opt::Run(Token::Minus, ccw)),
+                                Some(Opt::Leave(left)),
+                            ],
+                        );
+                        return;
+                    }
+                    _ => {
+                        // Didinga and Acholi: from the hole after the origin, which is kept.
+                        t.kind = LapKind::Normal;
+                        let first = self.next(t.origin);
+                        self.lap(&mut t, first, k, Dir::Ccw);
+                    }
+                }
+            } else {
+                let cw_holes = match self.variant {
+                    Variant::Lango => geometry::lango_base(self.w),
+                    Variant::Acholi => geometry::acholi_base(self.w),
+                    _ => 0,
+                };
+                let mut relay = t;
+                let n = relay.take(me, l);
+                relay.origin = l;
+                relay.base = NONE;
+                relay.kind = LapKind::Normal;
+                if cw_holes & (1 << l) != 0 {
+                    let mut cw = relay;
+                    cw.base = l;
+                    cw.kind = if self.variant == Variant::Lango {
+                        LapKind::LangoCw
+                    } else {
+                        LapKind::AcholiMidCw
+                    };
+                    let first = self.prev(l);
+                    self.lap(&mut cw, first, n, Dir::Cw);
+                    if self.ends_in_capture(&cw) {
+                        let first = self.next(l);
+                        self.lap(&mut relay, first, n, Dir::Ccw);
+                        self.decide(
+                            &t,
+                            [
+                                Some(Opt::Run(Token::Plus, cw)),
+                                Some(Opt::Run(Token::Minus, relay)),
+                                None,
+                            ],
+                        );
+                        return;
+                    }
+                }
+                let first = self.next(l);
+                self.lap(&mut relay, first, n, Dir::Ccw);
+                t = relay;
+            }
+            let key = t.key();
+            if key == saved_key && t.same_state(&saved) {
+                self.stats.cut_cycle += 1;
+                return;
+            }
+            lam += 1;
+            if lam == power {
+                saved = t;
+                saved_key = key;
+                power <<= 1;
+                lam = 0;
+            }
+        }
+    }
+
+    /// A decision point at lap-end state `pre`: branch into each option,
+    /// unless this state already occurred at a decision point of the path.
+    fn decide(&mut self, pre: &Turn, opts: [Option<Opt>; 3]) {
+        let key = pre.key();
+        for i in 0..self.depth {
+            if self.seen_key[i] == key && self.seen[i].same_state(pre) {
+                self.stats.cut_repeat += 1;
+                return;
+            }
+        }
+        if self.depth == MAX_TOKENS {
+            self.stats.cut_overflow += 1;
+            return;
+        }
+        self.seen[self.depth] = *pre;
+        self.seen_key[self.depth] = key;
+        self.depth += 1;
+        for opt in opts.into_iter().flatten() {
+            if self.stop {
+                break;
+            }
+            match opt {
+                Opt::Run(tok, t) => self.with_token(tok, t),
+                Opt::Leave(t) => {
+                    let mark = self.path.len();
+                    if self.path.push(Token::Leave) {
+                        self.starts(&t);
+                        self.path.truncate(mark);
+                    } else {
+                        self.stats.cut_overflow += 1;
+                    }
+                }
+            }
+        }
+        self.depth -= 1;
+    }
+
+    fn emit(&mut self, t: &Turn) {
+        let p = self.pos;
+        let mut child = Position {
+            loops: t.loops,
+            hash: 0,
+            occupied: [0; 2],
+            movable: [0; 2],
+            ply: p.ply + 1,
+            hist: p.hist,
+            stores: p.stores,
+            variant: p.variant,
+            width: p.width,
+            side: p.side.other(),
+            phase: p.phase.next(),
+        };
+        child.refresh_masks();
+        child.hash = t.hash.wrapping_add(child.meta_hash());
+        self.stats.moves += 1;
+        let info = MoveInfo {
+            laps: t.laps,
+            drops: t.drops,
+        };
+        if !(self.sink)(&self.path, &child, info) {
+            self.stop = true;
+        }
+    }
+}

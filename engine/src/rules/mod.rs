@@ -1,0 +1,190 @@
+//! The rules: one shared sower, one generator for the Choro codes with the
+//! Lango and Acholi specifics in their own modules, Adjiboto, and outcomes.
+
+mod acholi;
+mod adjiboto;
+mod choro;
+mod lango;
+mod outcome;
+pub use outcome::DEFAULT_DRAW_PLIES;
+pub(crate) mod sower;
+
+pub use outcome::{DrawReason, Game, Outcome};
+
+use crate::board::Position;
+use crate::types::moves::{Move, ParseMoveError, Token};
+use std::fmt;
+
+/// A path is legal only if its sowing ends within this many laps (RULINGS 2).
+pub const LAP_BUDGET: u32 = 100_000;
+
+/// What one call of the generator did.
+#[derive(Default, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GenStats {
+    /// Legal moves (complete paths) emitted.
+    pub moves: u64,
+    /// Paths cut as never-ending by Brent's cycle detection.
+    pub cut_cycle: u64,
+    /// Paths cut as never-ending by the lap budget.
+    pub cut_budget: u64,
+    /// Paths cut for reaching a decision point in a state it had before.
+    pub cut_repeat: u64,
+    /// Paths with more tokens than a `Move` holds (none seen; see RULES.md).
+    pub cut_overflow: u64,
+    /// Laps sown, and counters dropped, by the sower (all paths, cut ones too).
+    pub laps: u64,
+    pub drops: u64,
+}
+
+impl GenStats {
+    pub fn never_ending(&self) -> u64 {
+        self.cut_cycle + self.cut_budget + self.cut_repeat
+    }
+    pub fn add(&mut self, o: &GenStats) {
+        self.moves += o.moves;
+        self.cut_cycle += o.cut_cycle;
+        self.cut_budget += o.cut_budget;
+        self.cut_repeat += o.cut_repeat;
+        self.cut_overflow += o.cut_overflow;
+        self.laps += o.laps;
+        self.drops += o.drops;
+    }
+}
+
+/// Per-move figures passed to the sink of [`Position::generate`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveInfo {
+    /// Laps of this path, counted as RULINGS 2 counts them.
+    pub laps: u32,
+    /// Counters dropped along this path.
+    pub drops: u32,
+}
+
+/// Why a move could not be played.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveError {
+    Malformed(ParseMoveError),
+    /// Well formed, but a start or choice the position does not offer.
+    Illegal(String),
+    /// A proper prefix of legal moves: a choice is missing.
+    Incomplete(String),
+}
+
+impl fmt::Display for MoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MoveError::Malformed(e) => write!(f, "malformed move: {e}"),
+            MoveError::Illegal(s) => write!(f, "illegal move {s}"),
+            MoveError::Incomplete(s) => write!(f, "incomplete move {s}"),
+        }
+    }
+}
+
+impl std::error::Error for MoveError {}
+
+impl Position {
+    /// Generate every legal move with its resulting position. The sink
+    /// returns false to stop early. No heap allocation.
+    pub fn generate<F>(&self, budget: u32, sink: F) -> GenStats
+    where
+        F: FnMut(&Move, &Position, MoveInfo) -> bool,
+    {
+        if self.variant.is_choro() {
+            choro::ChoroGen::new(self, budget, sink).run_all()
+        } else {
+            adjiboto::generate(self, sink)
+        }
+    }
+
+    /// Call `f` with every legal move and the position it leads to.
+    pub fn for_each_move(&self, mut f: impl FnMut(&Move, &Position)) {
+        self.generate(LAP_BUDGET, |m, p, _| {
+            f(m, p);
+            true
+        });
+    }
+
+    /// Whether the side to move has a legal move.
+    pub fn has_legal_move(&self) -> bool {
+        if self.variant.is_choro() {
+            // A liftable hole or a Lango start capture is needed; only then
+            // can every path still turn out never-ending.
+            if self.movable[self.side.index()] == 0
+                && !(self.variant == crate::Variant::Lango
+                    && self.phase == crate::Phase::Main
+                    && self.occupied[self.side.index()]
+                        & crate::types::geometry::front_mask(self.width)
+                        != 0)
+            {
+                return false;
+            }
+        } else if adjiboto::playable(self) == 0 {
+            return false;
+        }
+        let mut any = false;
+        self.generate(LAP_BUDGET, |_, _, _| {
+            any = true;
+            false
+        });
+        any
+    }
+
+    /// The position after the legal move `m`.
+    pub fn play(&self, m: &Move) -> Result<Position, MoveError> {
+        if m.uses_letters() && !(self.variant.is_choro() && self.width == 8) {
+            return Err(MoveError::Illegal(self.describe_illegal(m)));
+        }
+        let mut found = None;
+        let mut prefix = false;
+        self.generate(LAP_BUDGET, |mv, p, _| {
+            if mv == m {
+                found = Some(*p);
+                return false;
+            }
+            prefix |= m.is_prefix_of(mv);
+            true
+        });
+        match found {
+            Some(p) => Ok(p),
+            None if prefix => Err(MoveError::Incomplete(format!(
+                "{m}: a choice is missing (see 'moves')"
+            ))),
+            None => Err(MoveError::Illegal(self.describe_illegal(m))),
+        }
+    }
+
+    fn describe_illegal(&self, m: &Move) -> String {
+        let letters_ok = self.variant.is_choro() && self.width == 8;
+        if m.uses_letters() && !letters_ok {
+            return format!("{m}: letters name holes only on 8-wide Choro boards; use numbers");
+        }
+        if m.max_hole() > self.holes_per_side() {
+            return format!("{m}: no hole {} on this board", m.max_hole());
+        }
+        format!("{m}: not a legal move here")
+    }
+
+    /// Parse a move string and play it.
+    pub fn parse_move(&self, s: &str) -> Result<(Move, Position), MoveError> {
+        let m: Move = s.parse().map_err(MoveError::Malformed)?;
+        let p = self.play(&m)?;
+        Ok((self.restyle(m), p))
+    }
+
+    /// The move written in this position's notation (letters on 8-wide boards).
+    pub fn restyle(&self, m: Move) -> Move {
+        m.with_letters(self.variant.is_choro() && self.width == 8)
+    }
+
+    /// The moves of [`for_each_move`](Self::for_each_move) collected. Allocates.
+    pub fn legal_moves(&self) -> Vec<(Move, Position)> {
+        let mut v = Vec::new();
+        self.for_each_move(|m, p| v.push((*m, *p)));
+        v
+    }
+
+    /// The start token of a move, for callers that only need the hole.
+    pub fn start_of(m: &Move) -> Option<Token> {
+        m.token(0)
+    }
+}

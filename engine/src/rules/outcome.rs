@@ -1,0 +1,158 @@
+//! End of game (RULINGS 9 and 10): the no-legal-move loss, Adjiboto's
+//! store-of-50 draw, and the engine's own repetition and ply-cap draws.
+
+use crate::board::Position;
+use crate::types::moves::Move;
+use crate::types::Side;
+use std::fmt;
+
+/// Why a game was drawn.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum DrawReason {
+    /// Adjiboto: the player who cannot move has 50 or more in his store.
+    Store,
+    /// The same position (board, side, phase) for the third time.
+    Repetition,
+    /// The game reached the ply cap.
+    PlyCap,
+}
+
+/// A finished game's result.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// `winner` won because the other player had no legal move.
+    Win {
+        winner: Side,
+    },
+    Draw(DrawReason),
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Outcome::Win { winner } => {
+                write!(f, "{winner} wins: {} has no legal move", winner.other())
+            }
+            Outcome::Draw(DrawReason::Store) => {
+                write!(f, "draw: the player who cannot move has 50 in his store")
+            }
+            Outcome::Draw(DrawReason::Repetition) => write!(f, "draw by threefold repetition"),
+            Outcome::Draw(DrawReason::PlyCap) => write!(f, "draw by the ply cap"),
+        }
+    }
+}
+
+impl Position {
+    /// The outcome decided by the rules of the game alone (no legal move),
+    /// without history: `None` while the side to move can move.
+    pub fn outcome(&self) -> Option<Outcome> {
+        if self.has_legal_move() {
+            return None;
+        }
+        let s = self.side;
+        if !self.variant.is_choro() && self.stores[s.index()] >= 50 {
+            return Some(Outcome::Draw(DrawReason::Store));
+        }
+        Some(Outcome::Win { winner: s.other() })
+    }
+}
+
+/// Default ply cap for games (`DrawPlies`).
+pub const DEFAULT_DRAW_PLIES: u32 = 1000;
+
+/// A game: start position, moves played, and the history the draw rules need.
+#[derive(Clone, Debug)]
+pub struct Game {
+    start: Position,
+    pos: Position,
+    moves: Vec<Move>,
+    hashes: Vec<u64>,
+    positions: Vec<Position>,
+    draw_plies: u32,
+}
+
+impl Game {
+    pub fn new(start: Position) -> Game {
+        Game {
+            start,
+            pos: start,
+            moves: Vec::new(),
+            hashes: vec![start.hash()],
+            positions: vec![start],
+            draw_plies: DEFAULT_DRAW_PLIES,
+        }
+    }
+
+    pub fn with_draw_plies(mut self, n: u32) -> Game {
+        self.draw_plies = n;
+        self
+    }
+
+    pub fn draw_plies(&self) -> u32 {
+        self.draw_plies
+    }
+
+    pub fn start(&self) -> &Position {
+        &self.start
+    }
+
+    pub fn position(&self) -> &Position {
+        &self.pos
+    }
+
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    /// Hashes of every position of the game so far, the current one last.
+    pub fn hashes(&self) -> &[u64] {
+        &self.hashes
+    }
+
+    /// Play a legal move; the game is unchanged on error.
+    pub fn play(&mut self, m: &Move) -> Result<(), super::MoveError> {
+        let next = self.pos.play(m)?;
+        self.push(self.pos.restyle(*m), next);
+        Ok(())
+    }
+
+    /// Parse and play a move string; the game is unchanged on error.
+    pub fn play_str(&mut self, s: &str) -> Result<Move, super::MoveError> {
+        let (m, next) = self.pos.parse_move(s)?;
+        self.push(m, next);
+        Ok(m)
+    }
+
+    /// Record a move already known to lead to `next`.
+    pub fn push(&mut self, m: Move, next: Position) {
+        self.moves.push(m);
+        self.hashes.push(next.hash());
+        self.positions.push(next);
+        self.pos = next;
+    }
+
+    /// How often the current position has occurred in this game.
+    pub fn repetitions(&self) -> usize {
+        let cur = &self.pos;
+        self.positions
+            .iter()
+            .zip(&self.hashes)
+            .filter(|(p, &h)| h == cur.hash() && p.same_state(cur))
+            .count()
+    }
+
+    /// The game's result, if it is over: no legal move (and Adjiboto's store
+    /// draw) first, then threefold repetition, then the ply cap.
+    pub fn outcome(&self) -> Option<Outcome> {
+        if let Some(o) = self.pos.outcome() {
+            return Some(o);
+        }
+        if self.repetitions() >= 3 {
+            return Some(Outcome::Draw(DrawReason::Repetition));
+        }
+        if self.pos.ply() >= self.draw_plies {
+            return Some(Outcome::Draw(DrawReason::PlyCap));
+        }
+        None
+    }
+}
