@@ -8,6 +8,7 @@
 pub mod board;
 pub mod perft;
 pub mod rules;
+pub mod search;
 pub mod types;
 
 pub use board::{AdjHistory, Position, PositionError};
