@@ -9,7 +9,7 @@
 //! legal move.
 
 use super::sower::{LapKind, Turn};
-use super::{acholi, lango, GenStats, MoveInfo};
+use super::{acholi, lango, GenStats, LapRecord, MoveInfo};
 use crate::board::Position;
 use crate::types::geometry::{self, facing, is_front};
 use crate::types::moves::{Move, Token, MAX_TOKENS};
@@ -42,6 +42,10 @@ pub(crate) struct ChoroGen<'p, F> {
     pub stats: GenStats,
     sink: F,
     stop: bool,
+    /// Tracing: the laps of the current path, and the move whose laps are wanted.
+    trace: Vec<LapRecord>,
+    target: Option<Move>,
+    found: Option<Vec<LapRecord>>,
 }
 
 impl<'p, F> ChoroGen<'p, F>
@@ -69,7 +73,18 @@ where
             stats: GenStats::default(),
             sink,
             stop: false,
+            trace: Vec::new(),
+            target: None,
+            found: None,
         }
+    }
+
+    /// The laps of move `m`, if it is legal.
+    pub fn trace_of(mut self, m: &Move) -> Option<Vec<LapRecord>> {
+        self.target = Some(*m);
+        let t = Self::fresh_turn(self.pos);
+        self.starts(&t);
+        self.found
     }
 
     fn fresh_turn(pos: &Position) -> Turn {
@@ -84,6 +99,8 @@ where
             front_reached: false,
             laps: 0,
             drops: 0,
+            lap_first: 0,
+            lap_hand: 0,
         }
     }
 
@@ -282,6 +299,9 @@ where
             }
             let l = t.last;
             let v = t.loops[me].get(l);
+            if self.target.is_some() {
+                self.record(&t);
+            }
             if v == 1 {
                 self.emit(&t);
                 return;
@@ -434,7 +454,27 @@ where
         self.depth -= 1;
     }
 
+    #[cold]
+    fn record(&mut self, t: &Turn) {
+        let i = t.laps as usize - 1;
+        self.trace.truncate(i);
+        self.trace.push(LapRecord {
+            first: self.number(t.lap_first),
+            hand: t.lap_hand,
+            dir: t.dir,
+            last: self.number(t.last),
+            after: t.loops[self.me].get(t.last),
+        });
+    }
+
     fn emit(&mut self, t: &Turn) {
+        if let Some(m) = self.target {
+            if m == self.path {
+                self.found = Some(self.trace.clone());
+                self.stop = true;
+            }
+            return;
+        }
         let p = self.pos;
         let mut child = Position {
             loops: t.loops,

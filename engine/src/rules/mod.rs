@@ -60,6 +60,20 @@ pub struct MoveInfo {
     pub drops: u32,
 }
 
+/// One lap of a traced move (Choro codes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LapRecord {
+    /// Driberg number of the hole of the first drop.
+    pub first: u8,
+    /// Counters sown.
+    pub hand: u8,
+    pub dir: crate::types::Dir,
+    /// Driberg number of the hole of the last drop (L).
+    pub last: u8,
+    /// Counters in L after the last drop.
+    pub after: u8,
+}
+
 /// Why a move could not be played.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MoveError {
@@ -174,6 +188,16 @@ impl Position {
     /// The move written in this position's notation (letters on 8-wide boards).
     pub fn restyle(&self, m: Move) -> Move {
         m.with_letters(self.variant.is_choro() && self.width == 8)
+    }
+
+    /// The laps of the legal move `m`, in order (Choro codes; Adjiboto moves
+    /// are one lap and give `None`). For tests, `d`-style explanations and
+    /// debugging; allocates.
+    pub fn trace(&self, m: &Move) -> Option<Vec<LapRecord>> {
+        if !self.variant.is_choro() {
+            return None;
+        }
+        choro::ChoroGen::new(self, LAP_BUDGET, |_, _, _| true).trace_of(m)
     }
 
     /// The moves of [`for_each_move`](Self::for_each_move) collected. Allocates.

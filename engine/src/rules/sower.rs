@@ -41,6 +41,9 @@ pub(crate) struct Turn {
     pub front_reached: bool,
     pub laps: u32,
     pub drops: u32,
+    /// First hole and hand of the last lap (for traces only).
+    pub lap_first: u8,
+    pub lap_hand: u8,
 }
 
 impl Turn {
@@ -92,6 +95,8 @@ impl Turn {
         self.front_reached |= q > 0 || bits & front != 0;
         self.last = last;
         self.dir = dir;
+        self.lap_first = first;
+        self.lap_hand = hand;
         self.laps += 1;
         self.drops += hand as u32;
     }
