@@ -1,6 +1,8 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
+pub mod perft_file;
+
 use choro_engine::types::geometry::{pos_of_number, row_col};
 use choro_engine::{Move, Position, Side, Variant};
 

@@ -55,7 +55,8 @@ fn parse_count(s: &str) -> Result<u64, String> {
     if s.len() > 1 && s.starts_with('0') {
         return Err(format!("number with a leading zero: {:?}", s));
     }
-    s.parse::<u64>().map_err(|e| format!("bad number {:?}: {}", s, e))
+    s.parse::<u64>()
+        .map_err(|e| format!("bad number {:?}: {}", s, e))
 }
 
 fn join_counts(row: &[u64]) -> String {
@@ -165,7 +166,10 @@ struct ChoroPos {
 fn parse_choro(s: &str) -> Result<ChoroPos, String> {
     let parts: Vec<&str> = s.split(' ').collect();
     if parts.len() != 5 {
-        return Err(format!("expected 5 space-separated fields, got {}", parts.len()));
+        return Err(format!(
+            "expected 5 space-separated fields, got {}",
+            parts.len()
+        ));
     }
     let (code_s, w_s) = parts[0]
         .split_once(':')
@@ -194,7 +198,12 @@ fn parse_choro(s: &str) -> Result<ChoroPos, String> {
         let row = 3 - i;
         let cells: Vec<&str> = row_s.split(',').collect();
         if cells.len() != w {
-            return Err(format!("row {} has {} holes, expected {}", row, cells.len(), w));
+            return Err(format!(
+                "row {} has {} holes, expected {}",
+                row,
+                cells.len(),
+                w
+            ));
         }
         for (col, cell) in cells.iter().enumerate() {
             board[row][col] = parse_count(cell)?;
@@ -218,7 +227,14 @@ fn parse_choro(s: &str) -> Result<ChoroPos, String> {
     })
 }
 
-fn format_choro(code: Code, w: usize, board: &Board, side: Player, phase: Phase, ply: u64) -> String {
+fn format_choro(
+    code: Code,
+    w: usize,
+    board: &Board,
+    side: Player,
+    phase: Phase,
+    ply: u64,
+) -> String {
     format!(
         "{}:{} {}/{}/{}/{} {} {} {}",
         code.name(),
@@ -491,7 +507,11 @@ enum Action {
     CwAgain { at: Hole, base: Hole },
     /// Acholi: take the increment facing `at`, add it to `origin` and leave
     /// it; then make the next start `then` (not a lap by itself).
-    Leave { at: Hole, origin: Hole, then: Box<Action> },
+    Leave {
+        at: Hole,
+        origin: Hole,
+        then: Box<Action>,
+    },
 }
 
 /// One path of a turn in progress.
@@ -801,7 +821,10 @@ impl Turn {
             Kind::AcholiAttack { origin } => {
                 assert!(cap, "an Acholi attack is only played when it captures");
                 let mut opts = Vec::new();
-                let again = Action::CwAgain { at: l, base: origin };
+                let again = Action::CwAgain {
+                    at: l,
+                    base: origin,
+                };
                 if self.ends_in_capture(walk, &again) {
                     opts.push(("+".to_string(), again));
                 }
@@ -823,7 +846,10 @@ impl Turn {
                 Some(opts)
             }
             Kind::AcholiMidCw { origin } => {
-                assert!(cap, "an Acholi mid-move clockwise lap is only played when it captures");
+                assert!(
+                    cap,
+                    "an Acholi mid-move clockwise lap is only played when it captures"
+                );
                 forced(Action::Increment { at: l, origin })
             }
         }
@@ -950,7 +976,10 @@ fn pidx(p: Player) -> usize {
 fn parse_adj_row(s: &str) -> Result<[u64; 5], String> {
     let cells: Vec<&str> = s.split(',').collect();
     if cells.len() != 5 {
-        return Err(format!("adjiboto row has {} holes, expected 5", cells.len()));
+        return Err(format!(
+            "adjiboto row has {} holes, expected 5",
+            cells.len()
+        ));
     }
     let mut row = [0u64; 5];
     for (i, c) in cells.iter().enumerate() {
@@ -987,7 +1016,10 @@ fn format_hist(h: &[u8]) -> String {
 fn parse_adjiboto(s: &str) -> Result<AdjPos, String> {
     let parts: Vec<&str> = s.split(' ').collect();
     if parts.len() != 6 || parts[0] != "adjiboto" {
-        return Err(format!("expected 6 space-separated adjiboto fields, got {:?}", s));
+        return Err(format!(
+            "expected 6 space-separated adjiboto fields, got {:?}",
+            s
+        ));
     }
     let (north_s, south_s) = parts[1]
         .split_once('/')
@@ -1121,7 +1153,13 @@ mod tests {
     fn result_of(pos: &str, mv: &str) -> String {
         let all = moves(pos);
         let found: Vec<&(String, String)> = all.iter().filter(|(m, _)| m == mv).collect();
-        assert_eq!(found.len(), 1, "move {} not listed exactly once in {:?}", mv, all);
+        assert_eq!(
+            found.len(),
+            1,
+            "move {} not listed exactly once in {:?}",
+            mv,
+            all
+        );
         found[0].1.clone()
     }
 
@@ -1158,8 +1196,14 @@ mod tests {
 
     #[test]
     fn facing_checks_of_rulings() {
-        let a = Geo { w: 8, me: Player::A };
-        let b = Geo { w: 8, me: Player::B };
+        let a = Geo {
+            w: 8,
+            me: Player::A,
+        };
+        let b = Geo {
+            w: 8,
+            me: Player::B,
+        };
         let l = |g: &Geo, c: char| g.hole((c as u8 - b'a' + 1) as usize);
         // A's d faces B's i and l; A's n faces B's f and o; A's f faces B's g and n.
         for (ac, bf, bb) in [('d', 'i', 'l'), ('n', 'f', 'o'), ('f', 'g', 'n')] {
@@ -1176,7 +1220,10 @@ mod tests {
         assert_eq!(a.name((0, 0)), "k");
         assert_eq!(b.name((3, 1)), "a");
         assert_eq!(b.name((2, 7)), "j");
-        let g10 = Geo { w: 10, me: Player::A };
+        let g10 = Geo {
+            w: 10,
+            me: Player::A,
+        };
         assert_eq!(g10.name((0, 0)), "13");
         assert_eq!(g10.name((1, 0)), "12");
     }
@@ -1185,7 +1232,10 @@ mod tests {
     fn parse_format_round_trip_and_errors() {
         let s = "didinga:8 2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2 a o2 0";
         let p = parse_choro(s).unwrap();
-        assert_eq!(format_choro(p.code, p.w, &p.board, p.side, p.phase, p.ply), s);
+        assert_eq!(
+            format_choro(p.code, p.w, &p.board, p.side, p.phase, p.ply),
+            s
+        );
         let s = "adjiboto 10,10,10,10,10/10,10,10,10,10 a -/- 0/0 0";
         assert_eq!(format_adjiboto(&parse_adjiboto(s).unwrap()), s);
         for bad in [
@@ -1247,7 +1297,8 @@ mod tests {
     /// 4: i, j, k, l; l was emptied: end).
     #[test]
     fn didinga_opening_example() {
-        let start = "didinga:8 2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2 b o2 0";
+        let start =
+            "didinga:8 2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2 b o2 0";
         assert_eq!(
             result_of(start, "l"),
             "didinga:8 4,4,0,4,5,5,1,3/4,0,4,4,4,0,3,3/2,0,0,2,0,0,2,2/2,0,0,2,0,0,2,2 a o1 1"
@@ -1402,6 +1453,152 @@ mod tests {
         // After five moves, any playable hole.
         let pos3 = "adjiboto 0,0,2,5,3/4,3,0,0,1 a 12345/4 10/20 8";
         assert_eq!(move_names(pos3), vec!["1", "2"]);
+    }
+
+    /// Lango: start capture, then a declined clockwise relay, then an
+    /// accepted one. A: j 3, i 1, f 2, k 3; B: front f (col 3) 1, g (col 4) 1.
+    /// Only xf (F faces g 1, back empty: single counter): f's 2 + 1 sown g, h,
+    /// i; i (1 before, facing nothing) is a base hole: clockwise from i (2):
+    /// h, g would capture at g -> choice; `-`: i relays j 4, k 4; k: clockwise
+    /// (4): j 5, i 1, h 2, g 2 captures at g (facing B's f 1) -> choice; `+`:
+    /// 1 counter; clockwise-again (into j, facing nothing) not offered;
+    /// single counter: g's 2 + 1 sown h 3, i 2, j 6; j (facing nothing):
+    /// clockwise from j (6) ends on d, empty: not offered; j relays 6: k 1,
+    /// l 1, m 1, n 1, o 1, p 1 (empty): end.
+    #[test]
+    fn lango_start_capture_then_choices() {
+        let pos = "lango:8 0,0,0,0,0,0,0,0/0,0,0,1,1,0,0,0/3,1,0,0,2,0,0,0/3,0,0,0,0,0,0,0 a m 9";
+        assert_eq!(
+            result_of(pos, "xf-+"),
+            "lango:8 0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0/0,2,3,0,0,0,0,0/1,1,1,1,1,1,0,0 b m 10"
+        );
+    }
+
+    /// Lango clockwise-again. A: h 1, e 2, c 2, k 3, l 1; B front: cols
+    /// 0, 2, 3, 5 hold 1, col 1 holds 3. xe: single counter (B col 5): e's 2 + 1
+    /// sown f 1, g 1, h 2; h captures B col 2 (1, single): h's 2 + 1 sown i 1,
+    /// j 1, k 4; k: clockwise (4): j 2, i 2, h 1, g 2 captures at g -> `+`;
+    /// B col 3 (1) sown clockwise again from j (after t = k): j 3, captures
+    /// B col 0 -> `+`; again 1 into j: j 4, nothing facing: not offered;
+    /// single counter at j: j's 3 + 1 sown k 1, l 2, m 1, n 1: end.
+    #[test]
+    fn lango_clockwise_again() {
+        let pos = "lango:8 0,0,0,0,0,0,0,0/1,3,1,1,0,1,0,0/0,0,1,0,0,2,0,2/3,1,0,0,0,0,0,0 a m 9";
+        assert_eq!(
+            result_of(pos, "xe++"),
+            "lango:8 0,0,0,0,0,0,0,0/0,3,0,0,0,0,0,0/0,2,1,2,1,0,0,2/1,2,1,1,0,0,0,0 b m 10"
+        );
+        // f (3): g 1, h 1, i 2; i: clockwise (2) h 2, g 2 captures B col 3
+        // (1) -> `+`; clockwise again (1) into h: h 3 captures B col 2 ->
+        // offered; `-`: single counter at g: g's 2 + 1 sown h 3, i 1, j 1: end.
+        let pos2 = "lango:8 0,0,0,0,3,0,0,0/0,0,2,1,0,0,3,0/0,1,0,0,3,1,0,0/0,0,0,0,0,0,0,0 a m 9";
+        assert_eq!(
+            result_of(pos2, "f+-"),
+            "lango:8 0,0,0,0,3,0,0,0/0,0,2,0,0,0,3,0/1,1,3,0,0,1,0,0/0,0,0,0,0,0,0,0 b m 10"
+        );
+    }
+
+    /// Lango clockwise first lap: A's i (18) sown clockwise h, g, ..., c,
+    /// b, a, p, ..., k, j, i, h, g: g (1 before) captures B's f 2 + o 1.
+    /// Clockwise again (3 from h) ends on f facing nothing: not offered.
+    /// 3 sown g 3, h 3, i 2; i relays j 2, k 2; k relays l 2, m 2; m relays
+    /// n 2, o 2; o relays p 2, a 2; a relays b 2, c 2; c relays d 2, e 2; e
+    /// relays f 2, g 4; g relays h 4, i 1, j 3, k 1 (empty): end.
+    #[test]
+    fn lango_clockwise_first_lap() {
+        let pos = "lango:8 0,0,0,1,0,0,0,0/0,0,0,2,0,0,0,0/0,18,0,0,0,0,0,0/0,0,0,0,0,0,0,0 a m 12";
+        assert_eq!(move_names(pos), vec!["i", "~i"]);
+        assert_eq!(
+            result_of(pos, "~i"),
+            "lango:8 0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0/3,1,4,0,2,0,2,0/1,2,0,2,0,2,0,2 b m 13"
+        );
+    }
+
+    /// Acholi attack with clockwise-again: A's i (3) sown clockwise h, g, f;
+    /// f (2 before) captures B col 4 (1 + 1); `+`: 2 sown clockwise from h:
+    /// h 2, g 2 captures B col 3 (2 + 2); clockwise again (4: h, g, f, e)
+    /// ends on an empty e: not offered; `-`: 4 sown CCW from j (after i):
+    /// j 1, k 1, l 2, m 1 (empty): end.
+    #[test]
+    fn acholi_attack_clockwise_again() {
+        let pos = "acholi:8 3,0,0,2,1,1,0,0/0,0,0,2,1,0,0,0/0,3,0,0,2,0,0,0/0,1,0,0,0,0,0,0 a m 9";
+        assert_eq!(
+            result_of(pos, "~i+-"),
+            "acholi:8 3,0,0,0,0,1,0,0/0,0,0,0,0,0,0,0/1,0,2,2,3,0,0,0/1,2,1,0,0,0,0,0 b m 10"
+        );
+    }
+
+    /// Acholi opening from the start: the attack comes only from k (j 3, i 3;
+    /// i captures B col 1: 4); `-`: 4 sown l, m, n, o; o (back row, front row
+    /// already reached: no back capture) relays p, a, b; b relays c, d, e; e
+    /// captures B col 5 (4) sown from c (after origin b): c, d, e, f; f
+    /// captures B col 4 (4) sown c, d, e, f; f relays g, h, i, j; j captures
+    /// B col 0 (4) sown from g: g, h, i, j; j relays 5: k, l, m, n, o (empty).
+    #[test]
+    fn acholi_opening_attack() {
+        let start =
+            "acholi:8 2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2 a o2 0";
+        let names = move_names(start);
+        assert!(names.iter().all(|m| !m.contains("~i")), "{:?}", names);
+        assert!(names
+            .iter()
+            .all(|m| !m.starts_with(|c: char| "cdefghij".contains(c))));
+        assert_eq!(
+            result_of(start, "~k-"),
+            "acholi:8 0,0,2,2,0,0,2,2/0,0,2,2,0,0,2,2/0,5,4,4,0,5,5,5/1,4,4,4,1,3,3,0 b o1 1"
+        );
+    }
+
+    #[test]
+    fn wide_board_uses_numbers() {
+        let start = "didinga:10 2,2,2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2,2,2 a o2 0";
+        let mut names: Vec<usize> = move_names(start)
+            .iter()
+            .map(|m| m.parse().unwrap())
+            .collect();
+        names.sort();
+        assert_eq!(names, vec![1, 2, 13, 14, 15, 16, 17, 18, 19, 20]);
+    }
+
+    /// The Didinga main example takes 3 laps (m, relay a, increment).
+    #[test]
+    fn lap_budget_counts_laps() {
+        let pos = "didinga:8 0,2,1,1,1,4,0,0/0,1,0,0,0,0,0,0/0,3,0,0,0,0,0,2/0,4,0,0,0,0,0,0 b m 7";
+        let has_m = |budget: u32| {
+            let (mv, st) = reference_moves(pos, budget).unwrap();
+            (mv.iter().any(|(m, _)| m == "m"), st)
+        };
+        let (present, st) = has_m(2);
+        assert!(!present);
+        assert!(st.cut_budget >= 1);
+        assert!(has_m(3).0);
+    }
+
+    /// A never-ending Lango move (xd) caught by repetition under a large
+    /// budget and by the budget under a small one; the legal moves agree.
+    #[test]
+    fn never_ending_move_is_cut() {
+        let pos = "lango:8 0,0,1,1,0,0,1,0/0,4,1,2,0,1,3,0/1,1,0,1,0,0,1,1/0,1,0,4,1,0,1,0 a m 7";
+        let (mv, st) = reference_moves(pos, 100).unwrap();
+        let mut names: Vec<String> = mv.into_iter().map(|(m, _)| m).collect();
+        names.sort();
+        assert_eq!(names, vec!["xg", "xi"]);
+        assert_eq!(
+            st,
+            RefStats {
+                cut_budget: 1,
+                cut_repeat: 0
+            }
+        );
+        let (mv2, st2) = reference_moves(pos, 100_000).unwrap();
+        assert_eq!(mv2.len(), 2);
+        assert_eq!(
+            st2,
+            RefStats {
+                cut_budget: 0,
+                cut_repeat: 1
+            }
+        );
     }
 
     #[test]

@@ -1,0 +1,93 @@
+//! Writes positions/perft/<code>.perft: the start positions and random
+//! mid-game positions of one code with their perft counts.
+//!
+//! cargo run --release --example make_perft -- <code> <seed> <max-seconds-per-position>
+//!
+//! Random positions: uniformly random legal moves from the start (Lango: from
+//! the start board in the main phase, since its sequential opening usually
+//! ends the game at once) for 4..40 plies, skipping finished games.
+
+use choro_engine::{perft, Position, Variant};
+use std::time::Instant;
+
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+}
+
+fn lines(pos: &Position, max_secs: f64, max_depth: u32) -> Vec<String> {
+    let mut out = Vec::new();
+    for d in 1..=max_depth {
+        let t = Instant::now();
+        let (c, _) = perft::perft(pos, d);
+        out.push(format!("perft {d} {} {}", c.paths, c.unique));
+        if c.paths == 0 || t.elapsed().as_secs_f64() * 8.0 > max_secs {
+            break;
+        }
+    }
+    out
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let v: Variant = args[1].parse().expect("code");
+    let seed: u64 = args[2].parse().expect("seed");
+    let max_secs: f64 = args[3].parse().expect("seconds");
+    let mut rng = Rng(seed);
+    println!("# Perft of {v}: `perft D PATHS UNIQUE` = legal moves as enumerated (decision paths)");
+    println!("# and children deduplicated by resulting position at every node, to depth D.");
+    println!("# Made by `cargo run --release --example make_perft -- {v} {seed} {max_secs}`;");
+    println!("# every line is checked by engine/tests/perft_files.rs (deep lines with --ignored),");
+    println!("# and every line of at most 4,000 paths (depth <= 4) is recomputed by the test-only reference sower");
+    println!("# (engine/tests/reference) in engine/tests/perft_reference.rs.");
+    println!();
+    let widths: Vec<u8> = match v {
+        Variant::Didinga => vec![8, 12, 16],
+        _ => vec![v.default_width()],
+    };
+    for &w in &widths {
+        let p = Position::startpos(v, w).unwrap();
+        println!("# Start position, {} wide, sequential opening.", w);
+        println!("id {v}-{w}-start");
+        println!("pos {p}");
+        for l in lines(&p, max_secs, 12) {
+            println!("{l}");
+        }
+        println!();
+    }
+    let mut made = 0;
+    while made < 10 {
+        let w = widths[(rng.next() % widths.len() as u64) as usize];
+        let mut p = Position::startpos(v, w).unwrap();
+        if v == Variant::Lango {
+            p = p.to_string().replace(" o2 ", " m ").parse().unwrap();
+        }
+        let plies = 4 + rng.next() % 37;
+        let mut ok = true;
+        for _ in 0..plies {
+            let kids = p.legal_moves();
+            if kids.is_empty() {
+                ok = false;
+                break;
+            }
+            p = kids[(rng.next() % kids.len() as u64) as usize].1;
+        }
+        if !ok || !p.has_legal_move() {
+            continue;
+        }
+        made += 1;
+        println!("# Random game: {plies} random plies from the start (seed {seed}, #{made}).");
+        println!("id {v}-random-{made}");
+        println!("pos {p}");
+        for l in lines(&p, max_secs, 12) {
+            println!("{l}");
+        }
+        println!();
+    }
+}
