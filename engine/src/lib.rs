@@ -12,6 +12,8 @@ pub mod search;
 pub mod types;
 
 pub use board::{AdjHistory, Position, PositionError};
-pub use rules::{DrawReason, Game, GenStats, LapRecord, MoveError, MoveInfo, Outcome, LAP_BUDGET};
+pub use rules::{
+    Cut, DrawReason, Game, GenStats, LapRecord, MoveError, MoveInfo, Outcome, LAP_BUDGET,
+};
 pub use types::moves::{Move, ParseMoveError, Token, MAX_TOKENS};
 pub use types::{Dir, Phase, Side, Variant};

@@ -9,7 +9,7 @@
 //! legal move.
 
 use super::sower::{LapKind, Turn};
-use super::{acholi, lango, GenStats, LapRecord, MoveInfo};
+use super::{acholi, lango, Cut, GenStats, LapRecord, MoveInfo};
 use crate::board::Position;
 use crate::types::geometry::{self, facing, is_front};
 use crate::types::moves::{Move, Token, MAX_TOKENS};
@@ -46,6 +46,8 @@ pub(crate) struct ChoroGen<'p, F> {
     trace: Vec<LapRecord>,
     target: Option<Move>,
     found: Option<Vec<LapRecord>>,
+    /// When set, every cut path is recorded: its decisions so far, why, and its laps.
+    cuts: Option<Vec<(Move, Cut, u32)>>,
 }
 
 impl<'p, F> ChoroGen<'p, F>
@@ -76,6 +78,22 @@ where
             trace: Vec::new(),
             target: None,
             found: None,
+            cuts: None,
+        }
+    }
+
+    /// Every never-ending path: the decisions it had taken when it was cut.
+    pub fn cuts_of(mut self) -> Vec<(Move, Cut, u32)> {
+        self.cuts = Some(Vec::new());
+        let t = Self::fresh_turn(self.pos);
+        self.starts(&t);
+        self.cuts.unwrap_or_default()
+    }
+
+    #[cold]
+    fn note_cut(&mut self, why: Cut, laps: u32) {
+        if let Some(c) = &mut self.cuts {
+            c.push((self.path, why, laps));
         }
     }
 
@@ -295,6 +313,7 @@ where
             }
             if t.laps > self.budget {
                 self.stats.cut_budget += 1;
+                self.note_cut(Cut::Budget, t.laps);
                 return;
             }
             let l = t.last;
@@ -405,6 +424,7 @@ where
             let key = t.key();
             if key == saved_key && t.same_state(&saved) {
                 self.stats.cut_cycle += 1;
+                self.note_cut(Cut::Cycle, t.laps);
                 return;
             }
             lam += 1;
@@ -424,6 +444,7 @@ where
         for i in 0..self.depth {
             if self.seen_key[i] == key && self.seen[i].same_state(pre) {
                 self.stats.cut_repeat += 1;
+                self.note_cut(Cut::Repeat, pre.laps);
                 return;
             }
         }

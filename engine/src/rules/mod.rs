@@ -60,6 +60,27 @@ pub struct MoveInfo {
     pub drops: u32,
 }
 
+/// Why a path was found never-ending (a statistic: the verdict is the same).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Cut {
+    /// Brent's algorithm found the sowing back in an earlier state.
+    Cycle,
+    /// The path passed the lap budget.
+    Budget,
+    /// The path reached a decision point in a state it had before.
+    Repeat,
+}
+
+impl fmt::Display for Cut {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Cut::Cycle => "cycle",
+            Cut::Budget => "budget",
+            Cut::Repeat => "repeat",
+        })
+    }
+}
+
 /// One lap of a traced move (Choro codes).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LapRecord {
@@ -198,6 +219,15 @@ impl Position {
             return None;
         }
         choro::ChoroGen::new(self, LAP_BUDGET, |_, _, _| true).trace_of(m)
+    }
+
+    /// Every never-ending path of the position: the start and decisions it
+    /// had taken when it was cut, why, and the laps sown by then. Allocates.
+    pub fn never_ending_paths(&self) -> Vec<(Move, Cut, u32)> {
+        if !self.variant.is_choro() {
+            return Vec::new();
+        }
+        choro::ChoroGen::new(self, LAP_BUDGET, |_, _, _| true).cuts_of()
     }
 
     /// The moves of [`for_each_move`](Self::for_each_move) collected. Allocates.
