@@ -1,1 +1,122 @@
-fn main() {}
+//! The `choro` binary: the protocol on stdin/stdout (no arguments), and the
+//! `perft` and `bench` tools (PROTOCOL.md, "Command line").
+
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use choro::perft::{self, PerftRequest};
+use choro::{bench, Server};
+use choro_engine::{Position, Variant};
+use clap::{Parser, Subcommand};
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "choro",
+    version,
+    about = "A game engine for Choro (Didinga, Lango, Acholi) and Adjiboto",
+    long_about = "A game engine for the relay-sowing mancala games Choro (Didinga, Lango and \
+                  Acholi rule codes) and Adjiboto. Without a command it speaks the UCI/UGI \
+                  protocol on standard input and output (see PROTOCOL.md)."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Cmd>,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Count the move tree: one line per depth, then time and speed.
+    Perft(PerftArgs),
+    /// The fixed benchmark (not available yet).
+    Bench,
+}
+
+#[derive(clap::Args)]
+struct PerftArgs {
+    /// Deepest depth counted (every depth from 1 is reported).
+    #[arg(value_parser = clap::value_parser!(u32).range(1..=choro::command::MAX_PERFT as i64))]
+    depth: u32,
+    /// Rule code of the start position.
+    #[arg(long, default_value = "didinga", value_parser = ["didinga", "lango", "acholi", "adjiboto"])]
+    variant: String,
+    /// Board width (Didinga only: 8..16).
+    #[arg(long, value_parser = clap::value_parser!(u8).range(8..=16))]
+    columns: Option<u8>,
+    /// Start from this position string instead.
+    #[arg(long, conflicts_with_all = ["variant", "columns"])]
+    pos: Option<String>,
+    /// First the counts below each root move.
+    #[arg(long)]
+    divide: bool,
+    /// One JSON object per line.
+    #[arg(long)]
+    json: bool,
+}
+
+fn perft_command(a: &PerftArgs) -> Result<(), String> {
+    let pos: Position = match &a.pos {
+        Some(s) => s.parse().map_err(|e| format!("--pos: {e}"))?,
+        None => {
+            let v: Variant = a.variant.parse().map_err(|e| format!("--variant: {e}"))?;
+            let w = a.columns.unwrap_or(v.default_width());
+            Position::startpos(v, w).map_err(|e| format!("--columns: {e}"))?
+        }
+    };
+    let stdout = io::stdout();
+    let mut out = stdout.lock();
+    let mut failed = None;
+    perft::report(
+        &pos,
+        PerftRequest {
+            depth: a.depth,
+            divide: a.divide,
+            json: a.json,
+        },
+        &mut |l| {
+            if failed.is_none() {
+                if let Err(e) = writeln!(out, "{l}").and_then(|()| out.flush()) {
+                    failed = Some(e.to_string());
+                }
+            }
+        },
+    );
+    failed.map_or(Ok(()), Err)
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        None => {
+            let mut server = match Server::new(io::stdout()) {
+                Ok(s) => s,
+                Err(e) => {
+                    eprintln!("choro: {e}");
+                    return ExitCode::FAILURE;
+                }
+            };
+            choro::run(io::stdin().lock(), &mut server);
+            ExitCode::SUCCESS
+        }
+        Some(Cmd::Perft(a)) => match perft_command(&a) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("choro perft: {e}");
+                ExitCode::from(2)
+            }
+        },
+        Some(Cmd::Bench) => {
+            let stdout = io::stdout();
+            let mut out = stdout.lock();
+            match bench::run(&mut |l| {
+                let _ = writeln!(out, "{l}");
+            }) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("{e}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,893 @@
+//! The protocol server: executes [`Command`]s against the game, the options
+//! and the searcher, and owns the search thread.
+//!
+//! `go` moves the [`Searcher`] into a thread of its own and gets it back
+//! through the thread's join handle, so the searcher needs no lock and the
+//! reading thread stays free to answer `isready`, `stop` and queries. The
+//! thread is not scoped: [`Server::command`] takes one line at a time, and
+//! the search outlives the call that started it. Only the search thread
+//! writes `bestmove`; it sets `done` under the output lock first, so by the
+//! time a harness has read `bestmove` the server already counts the search
+//! as over and accepts the next `position` or `go`.
+
+use crate::command::{self, Command, Go, ParseError, Query, Start};
+use crate::display;
+use crate::options::{OptionError, Options};
+use crate::perft::{self, PerftRequest};
+use crate::{bench, eval};
+use choro_engine::search::{Info, Limits, Score, SearchControl, Searcher};
+use choro_engine::{Game, Move, MoveError, Outcome, Position, PositionError, Side};
+use std::fmt;
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::thread::{self, JoinHandle};
+use std::time::{Duration, Instant};
+
+/// Which handshake the harness used; it decides how scores and `ponder`
+/// are written.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    /// No handshake yet.
+    Plain,
+    Uci,
+    Ugi,
+}
+
+/// Stack of the search thread; searchers recurse.
+const SEARCH_STACK: usize = 64 << 20;
+/// How long `quit` waits for a stopped search before leaving without it.
+const QUIT_GRACE: Duration = Duration::from_secs(2);
+/// Backstop for the wake-up of a held-back `bestmove` (`stop` unparks it).
+const HOLD_POLL: Duration = Duration::from_millis(5);
+
+/// Why a command failed. Every variant becomes one `info string error:` line.
+#[derive(Debug)]
+pub enum Error {
+    Parse(ParseError),
+    /// This command is refused while a search runs.
+    Busy(&'static str),
+    Option(OptionError),
+    /// The `index`th move of `position` could not be played.
+    Move {
+        index: usize,
+        err: MoveError,
+    },
+    /// The `index`th move of `position` comes after the end of the game.
+    AfterEnd {
+        index: usize,
+        mv: Move,
+        outcome: Outcome,
+    },
+    /// The `index`th `searchmoves` move is not legal here.
+    SearchMove {
+        index: usize,
+        err: MoveError,
+    },
+    Position(PositionError),
+    Bench(String),
+    Thread(String),
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Parse(e) => e.fmt(f),
+            Error::Busy(c) => write!(f, "{c} while searching; ignored (send stop first)"),
+            Error::Option(e) => e.fmt(f),
+            Error::Move { index, err } => {
+                write!(f, "position: move {index}: {err}; previous position kept")
+            }
+            Error::AfterEnd { index, mv, outcome } => write!(
+                f,
+                "position: move {index} '{mv}': the game is already over ({outcome}); previous position kept"
+            ),
+            Error::SearchMove { index, err } => write!(f, "go searchmoves: move {index}: {err}"),
+            Error::Position(e) => write!(f, "start position: {e}"),
+            Error::Bench(e) => f.write_str(e),
+            Error::Thread(e) => write!(f, "go: cannot start the search thread: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl From<ParseError> for Error {
+    fn from(e: ParseError) -> Error {
+        Error::Parse(e)
+    }
+}
+
+/// The output, shared by the reading thread and the search thread. Every
+/// line is written whole under the lock and flushed.
+struct Out<W> {
+    w: Mutex<W>,
+    broken: AtomicBool,
+}
+
+impl<W: Write> Out<W> {
+    fn write_locked(&self, w: &mut W, s: &str) {
+        let r = if s.contains(['\n', '\r']) {
+            writeln!(w, "{}", s.replace(['\n', '\r'], " "))
+        } else {
+            writeln!(w, "{s}")
+        };
+        if r.and_then(|()| w.flush()).is_err() {
+            self.broken.store(true, Ordering::Relaxed);
+        }
+    }
+
+    fn line(&self, s: &str) {
+        let mut w = self.w.lock().unwrap_or_else(PoisonError::into_inner);
+        self.write_locked(&mut w, s);
+    }
+
+    /// Write the search's last line, marking it done first under the lock.
+    fn last_line(&self, s: &str, done: &AtomicBool) {
+        let mut w = self.w.lock().unwrap_or_else(PoisonError::into_inner);
+        done.store(true, Ordering::Release);
+        self.write_locked(&mut w, s);
+    }
+}
+
+/// A search in progress.
+struct Running {
+    handle: JoinHandle<Searcher>,
+    control: Arc<SearchControl>,
+    /// Set just before `bestmove` is written.
+    done: Arc<AtomicBool>,
+}
+
+/// The protocol server over the writer `W`.
+pub struct Server<W: Write + Send + 'static> {
+    out: Arc<Out<W>>,
+    opts: Options,
+    game: Game,
+    dialect: Dialect,
+    /// `None` while a search thread holds it.
+    searcher: Option<Searcher>,
+    search: Option<Running>,
+}
+
+fn start_game(opts: &Options) -> Result<Game, PositionError> {
+    Ok(Game::new(Position::startpos(opts.variant, opts.width())?).with_draw_plies(opts.draw_plies))
+}
+
+impl<W: Write + Send + 'static> Server<W> {
+    /// A server with the default options and the Didinga start position.
+    pub fn new(out: W) -> Result<Server<W>, PositionError> {
+        let opts = Options::default();
+        let game = start_game(&opts)?;
+        Ok(Server {
+            out: Arc::new(Out {
+                w: Mutex::new(out),
+                broken: AtomicBool::new(false),
+            }),
+            searcher: Some(Searcher::new(opts.search_config())),
+            opts,
+            game,
+            dialect: Dialect::Plain,
+            search: None,
+        })
+    }
+
+    /// Run `f` on the writer (tests read and drain a `Vec<u8>` this way).
+    pub fn with_output<R>(&self, f: impl FnOnce(&mut W) -> R) -> R {
+        let mut w = self.out.w.lock().unwrap_or_else(PoisonError::into_inner);
+        f(&mut w)
+    }
+
+    /// True once a write to the output has failed (the reader went away).
+    pub fn output_broken(&self) -> bool {
+        self.out.broken.load(Ordering::Relaxed)
+    }
+
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    pub fn options(&self) -> &Options {
+        &self.opts
+    }
+
+    pub fn dialect(&self) -> Dialect {
+        self.dialect
+    }
+
+    /// Write one `info string error:` line.
+    pub fn error(&self, msg: &str) {
+        self.out.line(&format!("info string error: {msg}"));
+    }
+
+    fn note(&self, msg: &str) {
+        self.out.line(&format!("info string {msg}"));
+    }
+
+    /// Parse and execute one input line. False when choro should end.
+    pub fn command(&mut self, line: &str) -> bool {
+        let result = match command::parse(line) {
+            Ok(None) => return true,
+            Ok(Some(cmd)) => self.execute(cmd),
+            Err(e) => Err(e.into()),
+        };
+        match result {
+            Ok(go_on) => go_on,
+            Err(e) => {
+                self.error(&e.to_string());
+                true
+            }
+        }
+    }
+
+    /// Execute a parsed command. `Ok(false)` for `quit`.
+    pub fn execute(&mut self, cmd: Command) -> Result<bool, Error> {
+        match cmd {
+            Command::Ugi => self.handshake(Dialect::Ugi),
+            Command::Uci => self.handshake(Dialect::Uci),
+            Command::IsReady => self.out.line("readyok"),
+            Command::Debug(_) => {}
+            Command::SetOption { name, value } => self.set_option(&name, value.as_deref())?,
+            Command::NewGame => {
+                self.idle("new game")?;
+                if let Some(s) = &mut self.searcher {
+                    s.clear();
+                }
+                self.game = start_game(&self.opts).map_err(Error::Position)?;
+            }
+            Command::Position { start, moves } => self.position(start, &moves)?,
+            Command::Go(g) => self.go(g)?,
+            Command::Stop => self.signal(|c| c.stop.store(true, Ordering::Release)),
+            Command::PonderHit => self.signal(|c| c.pondering.store(false, Ordering::Release)),
+            Command::Quit => {
+                self.shutdown();
+                return Ok(false);
+            }
+            Command::Query(q) => self.query(q),
+            Command::Display => {
+                for l in display::diagram(&self.game) {
+                    self.out.line(&l);
+                }
+            }
+            Command::Moves => self.list_moves(),
+            Command::Perft(depth) => self.perft(depth, false)?,
+            Command::Divide(depth) => self.perft(depth, true)?,
+            Command::Eval => {
+                for l in eval::lines(self.game.position()) {
+                    self.out.line(&l);
+                }
+            }
+            Command::Bench => {
+                self.idle("bench")?;
+                let out = &self.out;
+                bench::run(&mut |l| out.line(l)).map_err(Error::Bench)?;
+            }
+        }
+        Ok(true)
+    }
+
+    fn handshake(&mut self, dialect: Dialect) {
+        self.dialect = dialect;
+        self.out
+            .line(&format!("id name choro {}", env!("CARGO_PKG_VERSION")));
+        self.out.line("id author the choro authors");
+        for l in Options::listing() {
+            self.out.line(&l);
+        }
+        self.out.line(match dialect {
+            Dialect::Uci => "uciok",
+            _ => "ugiok",
+        });
+    }
+
+    /// Collect a search that has ended; true while one still runs.
+    pub fn is_searching(&mut self) -> bool {
+        let ended = match &self.search {
+            None => return false,
+            Some(r) => r.done.load(Ordering::Acquire) || r.handle.is_finished(),
+        };
+        if ended {
+            self.join();
+        }
+        self.search.is_some()
+    }
+
+    fn idle(&mut self, what: &'static str) -> Result<(), Error> {
+        if self.is_searching() {
+            Err(Error::Busy(what))
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Take the searcher back from an ended search thread.
+    fn join(&mut self) {
+        if let Some(r) = self.search.take() {
+            match r.handle.join() {
+                Ok(s) => self.searcher = Some(s),
+                Err(_) => {
+                    self.error("the search thread failed; a fresh searcher takes over");
+                    self.searcher = Some(Searcher::new(self.opts.search_config()));
+                }
+            }
+        }
+    }
+
+    /// Change a flag of the running search and wake it; nothing when idle.
+    fn signal(&mut self, f: impl FnOnce(&SearchControl)) {
+        if let Some(r) = &self.search {
+            f(&r.control);
+            r.handle.thread().unpark();
+        }
+    }
+
+    /// Wait until the running search ends by itself (tests; not for
+    /// `go infinite`, which ends only on `stop`).
+    pub fn wait(&mut self) {
+        self.join();
+    }
+
+    /// Stop any running search and collect it, waiting a bounded time.
+    pub fn shutdown(&mut self) {
+        self.signal(|c| {
+            c.stop.store(true, Ordering::Release);
+            c.pondering.store(false, Ordering::Release);
+        });
+        let t = Instant::now();
+        while let Some(r) = &self.search {
+            if r.handle.is_finished() {
+                self.join();
+            } else if t.elapsed() > QUIT_GRACE {
+                // A searcher that ignores `stop` must not keep choro alive.
+                self.search = None;
+            } else {
+                thread::sleep(Duration::from_millis(1));
+            }
+        }
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), Error> {
+        self.idle("setoption")?;
+        let mut opts = self.opts.clone();
+        let applied = opts.set(name, value).map_err(Error::Option)?;
+        if applied.reset {
+            self.game = start_game(&opts).map_err(Error::Position)?;
+        }
+        self.opts = opts;
+        if self.game.draw_plies() != self.opts.draw_plies {
+            self.game = self.game.clone().with_draw_plies(self.opts.draw_plies);
+        }
+        let cfg = self.opts.search_config();
+        if let Some(s) = &mut self.searcher {
+            if *s.config() != cfg {
+                s.set_config(cfg);
+            }
+        }
+        if let Some(n) = applied.note {
+            self.note(&n);
+        }
+        Ok(())
+    }
+
+    fn position(&mut self, start: Start, moves: &[Move]) -> Result<(), Error> {
+        self.idle("position")?;
+        let start = match start {
+            Start::StartPos => {
+                Position::startpos(self.opts.variant, self.opts.width()).map_err(Error::Position)?
+            }
+            Start::Fen(p) => p,
+        };
+        let mut game = Game::new(start).with_draw_plies(self.opts.draw_plies);
+        for (i, m) in moves.iter().enumerate() {
+            if let Some(outcome) = game.outcome() {
+                return Err(Error::AfterEnd {
+                    index: i + 1,
+                    mv: *m,
+                    outcome,
+                });
+            }
+            game.play(m)
+                .map_err(|err| Error::Move { index: i + 1, err })?;
+        }
+        self.game = game;
+        Ok(())
+    }
+
+    fn query(&self, q: Query) {
+        let answer = match q {
+            Query::GameOver => {
+                if self.game.outcome().is_some() {
+                    "true"
+                } else {
+                    "false"
+                }
+            }
+            Query::P1Turn => {
+                if self.game.position().side_to_move() == Side::A {
+                    "true"
+                } else {
+                    "false"
+                }
+            }
+            Query::Result => match self.game.outcome() {
+                None => "none",
+                Some(Outcome::Win { winner: Side::A }) => "p1win",
+                Some(Outcome::Win { winner: Side::B }) => "p2win",
+                Some(Outcome::Draw(_)) => "draw",
+            },
+        };
+        self.out.line(&format!("response {answer}"));
+    }
+
+    fn list_moves(&self) {
+        let pos = self.game.position();
+        let mut any = false;
+        pos.for_each_move(|m, p| {
+            any = true;
+            self.out.line(&format!("{} {p}", pos.restyle(*m)));
+        });
+        if !any {
+            self.note("no legal move");
+        }
+    }
+
+    fn perft(&mut self, depth: u32, divide: bool) -> Result<(), Error> {
+        self.idle(if divide { "divide" } else { "perft" })?;
+        let out = &self.out;
+        perft::report(
+            self.game.position(),
+            PerftRequest {
+                depth,
+                divide,
+                json: false,
+            },
+            &mut |l| out.line(l),
+        );
+        Ok(())
+    }
+
+    fn go(&mut self, g: Go) -> Result<(), Error> {
+        self.idle("go")?;
+        let pos = *self.game.position();
+        let mut searchmoves = Vec::with_capacity(g.searchmoves.len());
+        for (i, m) in g.searchmoves.iter().enumerate() {
+            pos.play(m)
+                .map_err(|err| Error::SearchMove { index: i + 1, err })?;
+            searchmoves.push(pos.restyle(*m));
+        }
+        let ms = |t: Option<u64>| t.map(Duration::from_millis);
+        let limits = Limits {
+            depth: g.depth,
+            nodes: g.nodes,
+            movetime: ms(g.movetime),
+            time: g.time.map(ms),
+            inc: g.inc.map(ms),
+            movestogo: g.movestogo,
+            mate: g.mate,
+            infinite: g.infinite,
+            searchmoves,
+        };
+        let control = Arc::new(SearchControl::default());
+        control.pondering.store(g.ponder, Ordering::Release);
+        let done = Arc::new(AtomicBool::new(false));
+        let job = Job {
+            game: self.game.clone(),
+            limits,
+            control: Arc::clone(&control),
+            done: Arc::clone(&done),
+            out: Arc::clone(&self.out),
+            dialect: self.dialect,
+            show_ponder: self.dialect != Dialect::Ugi || self.opts.ponder,
+            hold: g.infinite || g.ponder,
+        };
+        let searcher = match self.searcher.take() {
+            Some(s) => s,
+            None => Searcher::new(self.opts.search_config()),
+        };
+        let spawned = thread::Builder::new()
+            .name("search".into())
+            .stack_size(SEARCH_STACK)
+            .spawn(move || job.run(searcher));
+        match spawned {
+            Ok(handle) => {
+                self.search = Some(Running {
+                    handle,
+                    control,
+                    done,
+                });
+                Ok(())
+            }
+            Err(e) => {
+                self.searcher = Some(Searcher::new(self.opts.search_config()));
+                Err(Error::Thread(e.to_string()))
+            }
+        }
+    }
+}
+
+/// One `go`, as the search thread runs it.
+struct Job<W> {
+    game: Game,
+    limits: Limits,
+    control: Arc<SearchControl>,
+    done: Arc<AtomicBool>,
+    out: Arc<Out<W>>,
+    dialect: Dialect,
+    show_ponder: bool,
+    /// `go infinite` or `go ponder`: `bestmove` waits for `stop` (or `ponderhit`).
+    hold: bool,
+}
+
+impl<W: Write + Send + 'static> Job<W> {
+    fn run(self, mut searcher: Searcher) -> Searcher {
+        let pos = *self.game.position();
+        let (best, ponder) = match self.game.outcome() {
+            Some(o) => {
+                self.out.line(&format!("info string game over: {o}"));
+                (None, None)
+            }
+            None => {
+                let (out, dialect) = (&self.out, self.dialect);
+                let res = searcher.search(&self.game, &self.limits, &self.control, &mut |info| {
+                    for l in info_lines(info, dialect, &pos) {
+                        out.line(&l);
+                    }
+                });
+                self.checked(&pos, res.best, res.ponder)
+            }
+        };
+        self.hold_back();
+        let line = bestmove_line(best, ponder.filter(|_| self.show_ponder));
+        self.out.last_line(&line, &self.done);
+        searcher
+    }
+
+    /// The search's answer if it is legal (and among `searchmoves`), else
+    /// the first legal move with an error line.
+    fn checked(
+        &self,
+        pos: &Position,
+        best: Option<Move>,
+        ponder: Option<Move>,
+    ) -> (Option<Move>, Option<Move>) {
+        let allowed =
+            |m: &Move| self.limits.searchmoves.is_empty() || self.limits.searchmoves.contains(m);
+        if let Some(m) = best.filter(allowed) {
+            if let Ok(next) = pos.play(&m) {
+                let ponder = ponder
+                    .filter(|p| next.play(p).is_ok())
+                    .map(|p| next.restyle(p));
+                return (Some(pos.restyle(m)), ponder);
+            }
+        }
+        let fallback = self.limits.searchmoves.first().copied().or_else(|| {
+            let mut first = None;
+            pos.generate(choro_engine::LAP_BUDGET, |m, _, _| {
+                first = Some(pos.restyle(*m));
+                false
+            });
+            first
+        });
+        let what = match best {
+            None => "no move".to_string(),
+            Some(m) if pos.play(&m).is_ok() => format!("{m}, which is not among searchmoves"),
+            Some(m) => format!("the illegal move {m}"),
+        };
+        self.out.line(&format!(
+            "info string error: the search returned {what}; playing {} instead",
+            fallback.map_or("0000".to_string(), |m| m.to_string())
+        ));
+        (fallback, None)
+    }
+
+    /// Under `go infinite` (until `stop`) and `go ponder` (until `stop` or
+    /// `ponderhit`), `bestmove` waits even when the search has ended.
+    fn hold_back(&self) {
+        if !self.hold {
+            return;
+        }
+        loop {
+            if self.control.stopped() {
+                return;
+            }
+            if !self.limits.infinite && !self.control.pondering.load(Ordering::Acquire) {
+                return;
+            }
+            thread::park_timeout(HOLD_POLL);
+        }
+    }
+}
+
+/// `bestmove <m> [ponder <m>]`, `bestmove 0000` without a move.
+pub fn bestmove_line(best: Option<Move>, ponder: Option<Move>) -> String {
+    match (best, ponder) {
+        (None, _) => "bestmove 0000".to_string(),
+        (Some(b), None) => format!("bestmove {b}"),
+        (Some(b), Some(p)) => format!("bestmove {b} ponder {p}"),
+    }
+}
+
+/// A score as `info` writes it in `dialect` (PROTOCOL.md, "Search").
+pub fn score_text(s: Score, dialect: Dialect) -> String {
+    match (s, dialect) {
+        (Score::Cp(n), _) => format!("cp {n}"),
+        (Score::Win(n), Dialect::Uci) => format!("mate {}", n.div_ceil(2)),
+        (Score::Loss(n), Dialect::Uci) => match n.div_ceil(2) {
+            0 => "mate 0".to_string(),
+            m => format!("mate -{m}"),
+        },
+        (Score::Win(n), _) => format!("win {n}"),
+        (Score::Loss(n), _) => format!("loss {n}"),
+    }
+}
+
+/// The lines of one `info` report: the fields, then its text on a line of
+/// its own (an `info string` runs to the end of the line).
+pub fn info_lines(info: &Info, dialect: Dialect, root: &Position) -> Vec<String> {
+    let mut s = String::from("info");
+    let mut field = |k: &str, v: String| {
+        s.push(' ');
+        s.push_str(k);
+        s.push(' ');
+        s.push_str(&v);
+    };
+    if let Some(d) = info.depth {
+        field("depth", d.to_string());
+    }
+    if let Some(d) = info.seldepth {
+        field("seldepth", d.to_string());
+    }
+    if let Some(k) = info.multipv {
+        field("multipv", k.to_string());
+    }
+    if let Some(sc) = info.score {
+        field("score", score_text(sc, dialect));
+    }
+    if let Some(n) = info.nodes {
+        field("nodes", n.to_string());
+    }
+    if let Some(n) = info.nps {
+        field("nps", n.to_string());
+    }
+    if let Some(h) = info.hashfull {
+        field("hashfull", h.to_string());
+    }
+    if let Some(t) = info.time_ms {
+        field("time", t.to_string());
+    }
+    if let Some(m) = info.currmove {
+        field("currmove", root.restyle(m).to_string());
+    }
+    if let Some(i) = info.currmovenumber {
+        field("currmovenumber", i.to_string());
+    }
+    if !info.pv.is_empty() {
+        // Every position of a game has the root's code and width, so the
+        // root's style fits every move of the line.
+        let pv: Vec<String> = info
+            .pv
+            .iter()
+            .map(|m| root.restyle(*m).to_string())
+            .collect();
+        field("pv", pv.join(" "));
+    }
+    let mut lines = Vec::new();
+    if s.len() > "info".len() {
+        lines.push(s);
+    }
+    if let Some(t) = &info.string {
+        lines.push(format!("info string {t}"));
+    }
+    lines
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::panic)]
+mod tests {
+    use super::*;
+
+    fn server() -> Server<Vec<u8>> {
+        Server::new(Vec::new()).unwrap()
+    }
+
+    /// Send lines, wait for a search that ends by itself, return the output.
+    fn talk(s: &mut Server<Vec<u8>>, lines: &[&str]) -> Vec<String> {
+        for l in lines {
+            assert!(s.command(l), "{l} ended the session");
+        }
+        s.wait();
+        let bytes = s.with_output(std::mem::take);
+        String::from_utf8(bytes)
+            .unwrap()
+            .lines()
+            .map(str::to_string)
+            .collect()
+    }
+
+    #[test]
+    fn ugi_handshake_lists_every_option() {
+        let mut s = server();
+        let out = talk(&mut s, &["ugi"]);
+        assert!(out[0].starts_with("id name choro "));
+        assert_eq!(out[1], "id author the choro authors");
+        assert_eq!(&out[2..13], Options::listing().as_slice());
+        assert_eq!(out[13], "ugiok");
+        assert_eq!(out.len(), 14);
+        assert_eq!(talk(&mut s, &["uci"]).last().unwrap(), "uciok");
+        assert_eq!(s.dialect(), Dialect::Uci);
+    }
+
+    #[test]
+    fn go_depth_answers_one_legal_bestmove() {
+        let mut s = server();
+        let out = talk(&mut s, &["ugi", "position startpos", "go depth 1"]);
+        let best: Vec<&String> = out.iter().filter(|l| l.starts_with("bestmove")).collect();
+        assert_eq!(best.len(), 1);
+        let words: Vec<&str> = best[0].split(' ').collect();
+        assert_eq!(words.len(), 2, "ugi: exactly two words");
+        assert!(s.game().position().parse_move(words[1]).is_ok());
+    }
+
+    #[test]
+    fn rejected_position_keeps_the_previous_one() {
+        let mut s = server();
+        talk(&mut s, &["position startpos moves m"]);
+        let before = *s.game().position();
+        for bad in [
+            "position startpos moves m zz",
+            "position startpos moves m m",
+            "position fen didinga:8 1,2 a m",
+        ] {
+            let out = talk(&mut s, &[bad]);
+            assert_eq!(out.len(), 1, "{bad}: {out:?}");
+            assert!(out[0].starts_with("info string error: "), "{}", out[0]);
+            assert_eq!(*s.game().position(), before, "{bad}");
+        }
+    }
+
+    #[test]
+    fn incomplete_move_is_named() {
+        let mut s = server();
+        let out = talk(
+            &mut s,
+            &[
+                "setoption name Variant value acholi",
+                "position startpos moves ~k",
+            ],
+        );
+        assert_eq!(out.len(), 1);
+        assert!(out[0].contains("move 1: incomplete move ~k"), "{}", out[0]);
+    }
+
+    #[test]
+    fn variant_resets_the_position_and_queries_follow_it() {
+        let mut s = server();
+        talk(&mut s, &["position startpos moves m"]);
+        assert_eq!(talk(&mut s, &["query p1turn"]), vec!["response false"]);
+        talk(&mut s, &["setoption name Variant value adjiboto"]);
+        assert_eq!(
+            s.game().position().to_string(),
+            "adjiboto 10,10,10,10,10/10,10,10,10,10 a -/- 0/0 0"
+        );
+        assert_eq!(
+            talk(&mut s, &["query p1turn", "query gameover", "query result"]),
+            vec!["response true", "response false", "response none"]
+        );
+    }
+
+    #[test]
+    fn game_over_gives_bestmove_0000() {
+        let mut s = server();
+        // B has only singletons: no legal move, A has won.
+        let fen = "didinga:8 1,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0/2,0,0,0,0,0,0,0 b m";
+        let out = talk(
+            &mut s,
+            &[&format!("position fen {fen}"), "query result", "go depth 3"],
+        );
+        assert_eq!(
+            out,
+            vec![
+                "response p1win",
+                "info string game over: A wins: B has no legal move",
+                "bestmove 0000"
+            ]
+        );
+    }
+
+    #[test]
+    fn infinite_and_ponder_hold_bestmove_back() {
+        let mut s = server();
+        s.command("go infinite");
+        thread::sleep(Duration::from_millis(30));
+        let out = String::from_utf8(s.with_output(std::mem::take)).unwrap();
+        assert!(!out.contains("bestmove"), "{out}");
+        assert!(s.is_searching());
+        let out = talk(&mut s, &["isready", "go depth 1", "stop"]);
+        assert_eq!(out[0], "readyok");
+        assert!(out[1].contains("go while searching"), "{}", out[1]);
+        assert_eq!(out.iter().filter(|l| l.starts_with("bestmove")).count(), 1);
+
+        s.command("go ponder");
+        thread::sleep(Duration::from_millis(30));
+        assert!(s.is_searching());
+        let out = talk(&mut s, &["ponderhit"]);
+        assert_eq!(out.iter().filter(|l| l.starts_with("bestmove")).count(), 1);
+        assert!(!s.is_searching());
+    }
+
+    #[test]
+    fn searchmoves_must_be_legal() {
+        let mut s = server();
+        let out = talk(&mut s, &["go searchmoves m c"]);
+        assert_eq!(out.len(), 1, "{out:?}");
+        assert!(
+            out[0].starts_with("info string error: go searchmoves: move 2"),
+            "{}",
+            out[0]
+        );
+        let out = talk(&mut s, &["go searchmoves n depth 1"]);
+        assert_eq!(out.last().unwrap(), "bestmove n");
+    }
+
+    #[test]
+    fn scores_per_dialect() {
+        assert_eq!(score_text(Score::Cp(-35), Dialect::Ugi), "cp -35");
+        assert_eq!(score_text(Score::Win(3), Dialect::Ugi), "win 3");
+        assert_eq!(score_text(Score::Loss(4), Dialect::Plain), "loss 4");
+        assert_eq!(score_text(Score::Win(3), Dialect::Uci), "mate 2");
+        assert_eq!(score_text(Score::Win(1), Dialect::Uci), "mate 1");
+        assert_eq!(score_text(Score::Loss(4), Dialect::Uci), "mate -2");
+        assert_eq!(score_text(Score::Loss(0), Dialect::Uci), "mate 0");
+    }
+
+    #[test]
+    fn info_fields_in_order_and_text_apart() {
+        let root = Position::startpos(choro_engine::Variant::Didinga, 8).unwrap();
+        let m: Move = "13".parse().unwrap();
+        let info = Info {
+            depth: Some(3),
+            seldepth: Some(5),
+            score: Some(Score::Cp(12)),
+            nodes: Some(100),
+            nps: Some(1000),
+            time_ms: Some(100),
+            pv: vec![m, m],
+            string: Some("hello\nworld".into()),
+            ..Info::default()
+        };
+        let l = info_lines(&info, Dialect::Ugi, &root);
+        assert_eq!(
+            l[0],
+            "info depth 3 seldepth 5 score cp 12 nodes 100 nps 1000 time 100 pv m m"
+        );
+        assert_eq!(l[1], "info string hello\nworld");
+        let mut s = server();
+        s.out.line(&l[1]);
+        assert_eq!(talk(&mut s, &[]), vec!["info string hello world"]);
+    }
+
+    #[test]
+    fn bestmove_words() {
+        let a: Move = "a".parse().unwrap();
+        let b: Move = "b".parse().unwrap();
+        assert_eq!(bestmove_line(None, Some(a)), "bestmove 0000");
+        assert_eq!(bestmove_line(Some(a), None), "bestmove a");
+        assert_eq!(bestmove_line(Some(a), Some(b)), "bestmove a ponder b");
+    }
+
+    #[test]
+    fn quit_ends_and_unknown_goes_on() {
+        let mut s = server();
+        assert!(s.command("hello"));
+        assert!(s.command(""));
+        s.command("go infinite");
+        let t = Instant::now();
+        assert!(!s.command("quit"));
+        assert!(t.elapsed() < Duration::from_secs(1));
+        let out = String::from_utf8(s.with_output(std::mem::take)).unwrap();
+        assert!(
+            out.starts_with("info string error: unknown command 'hello'\n"),
+            "{out}"
+        );
+        assert_eq!(out.matches("bestmove ").count(), 1, "{out}");
+    }
+}
