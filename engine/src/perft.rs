@@ -14,31 +14,65 @@ pub struct PerftCount {
 }
 
 /// Children of `pos` deduplicated, with how many moves lead to each.
-fn children(pos: &Position, budget: u32, buf: &mut Vec<(Position, u64)>, stats: &mut GenStats) {
+fn children(
+    pos: &Position,
+    budget: u32,
+    buf: &mut Vec<(Position, u64)>,
+    keys: &mut Vec<(u64, u32)>,
+    stats: &mut GenStats,
+) {
     buf.clear();
     let s = pos.generate(budget, |_, p, _| {
         buf.push((*p, 1));
         true
     });
     stats.add(&s);
-    buf.sort_unstable_by_key(|(p, _)| p.hash());
-    let mut w = 0;
-    for r in 0..buf.len() {
-        if w > 0 && buf[w - 1].0.same_state(&buf[r].0) {
-            buf[w - 1].1 += 1;
-        } else {
-            buf[w] = buf[r];
-            w += 1;
-        }
+    if buf.len() < 2 {
+        return;
     }
-    buf.truncate(w);
+    // Sort small (hash, index) pairs, not the positions themselves.
+    keys.clear();
+    keys.extend(
+        buf.iter()
+            .enumerate()
+            .map(|(i, (p, _))| (p.hash(), i as u32)),
+    );
+    keys.sort_unstable();
+    let mut w = 0;
+    for r in 0..keys.len() {
+        let (h, i) = keys[r];
+        if r > 0 {
+            let (ph, pi) = keys[w - 1];
+            if ph == h && buf[pi as usize].0.same_state(&buf[i as usize].0) {
+                buf[pi as usize].1 += 1;
+                continue;
+            }
+        }
+        keys[w] = (h, i);
+        w += 1;
+    }
+    if w == buf.len() {
+        return;
+    }
+    // Keep the first of each group, in generation order.
+    let mut keep = vec![false; buf.len()];
+    for &(_, i) in &keys[..w] {
+        keep[i as usize] = true;
+    }
+    let mut k = 0;
+    buf.retain(|_| {
+        k += 1;
+        keep[k - 1]
+    });
 }
+
+type Bufs = (Vec<(Position, u64)>, Vec<(u64, u32)>);
 
 fn walk(
     pos: &Position,
     depth: u32,
     budget: u32,
-    bufs: &mut [Vec<(Position, u64)>],
+    bufs: &mut [Bufs],
     stats: &mut GenStats,
 ) -> PerftCount {
     if depth == 0 {
@@ -47,8 +81,8 @@ fn walk(
             unique: 1,
         };
     }
-    let (buf, rest) = bufs.split_first_mut().expect("one buffer per depth");
-    children(pos, budget, buf, stats);
+    let ((buf, keys), rest) = bufs.split_first_mut().expect("one buffer per depth");
+    children(pos, budget, buf, keys, stats);
     if depth == 1 {
         return PerftCount {
             paths: buf.iter().map(|c| c.1).sum(),
@@ -70,17 +104,17 @@ fn walk(
 pub fn perft_with_budget(pos: &Position, depth: u32, budget: u32) -> (PerftCount, GenStats) {
     let mut stats = GenStats::default();
     if depth <= 1 {
-        let mut bufs = vec![Vec::new(); depth as usize];
+        let mut bufs = vec![Bufs::default(); depth as usize];
         let c = walk(pos, depth, budget, &mut bufs, &mut stats);
         return (c, stats);
     }
     let mut root = Vec::new();
-    children(pos, budget, &mut root, &mut stats);
+    children(pos, budget, &mut root, &mut Vec::new(), &mut stats);
     let parts: Vec<(PerftCount, GenStats)> = root
         .par_iter()
         .map(|(child, mult)| {
             let mut s = GenStats::default();
-            let mut bufs = vec![Vec::new(); depth as usize - 1];
+            let mut bufs = vec![Bufs::default(); depth as usize - 1];
             let c = walk(child, depth - 1, budget, &mut bufs, &mut s);
             (
                 PerftCount {

@@ -18,12 +18,6 @@ const fn splitmix(mut x: u64) -> u64 {
     x ^ (x >> 31)
 }
 
-/// Public mixer for small fields (also used for search-side keys).
-#[inline]
-pub fn mix(x: u64) -> u64 {
-    splitmix(x)
-}
-
 /// Key of hole `h` of player `s`.
 pub static HOLE: [[u64; 32]; 2] = {
     let mut k = [[0u64; 32]; 2];

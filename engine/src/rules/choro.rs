@@ -326,7 +326,12 @@ where
                 return;
             }
             if let Some((of, ob)) = self.capture_holes(&t) {
-                let pre = t;
+                // `pre` is the lap-end state, kept only where a decision may follow.
+                let pre = if matches!(t.kind, LapKind::LangoCw | LapKind::AcholiAttack) {
+                    Some(t)
+                } else {
+                    None
+                };
                 let fr = t.take(opp, of);
                 let bk = t.take(opp, ob);
                 let k = fr + bk;
@@ -339,7 +344,7 @@ where
                             let mut normal = t;
                             self.lango_sow(&mut normal, l, fr, bk);
                             self.decide(
-                                &pre,
+                                &pre.unwrap_or(t),
                                 [
                                     Some(Opt::Run(Token::Plus, again)),
                                     Some(Opt::Run(Token::Minus, normal)),
@@ -366,7 +371,7 @@ where
                         let mut left = t;
                         left.put(me, o, k);
                         self.decide(
-                            &pre,
+                            &pre.unwrap_or(t),
                             [
                                 again,
                                 Some(Opt::Run(Token::Minus, ccw)),
@@ -388,12 +393,12 @@ where
                     Variant::Acholi => geometry::acholi_base(self.w),
                     _ => 0,
                 };
-                let mut relay = t;
-                let n = relay.take(me, l);
-                relay.origin = l;
-                relay.base = NONE;
-                relay.kind = LapKind::Normal;
                 if cw_holes & (1 << l) != 0 {
+                    let mut relay = t;
+                    let n = relay.take(me, l);
+                    relay.origin = l;
+                    relay.base = NONE;
+                    relay.kind = LapKind::Normal;
                     let mut cw = relay;
                     cw.base = l;
                     cw.kind = if self.variant == Variant::Lango {
@@ -403,9 +408,9 @@ where
                     };
                     let first = self.prev(l);
                     self.lap(&mut cw, first, n, Dir::Cw);
+                    let first = self.next(l);
+                    self.lap(&mut relay, first, n, Dir::Ccw);
                     if self.ends_in_capture(&cw) {
-                        let first = self.next(l);
-                        self.lap(&mut relay, first, n, Dir::Ccw);
                         self.decide(
                             &t,
                             [
@@ -416,10 +421,16 @@ where
                         );
                         return;
                     }
+                    t = relay;
+                } else {
+                    // The common case: relay in place, no copy of the turn.
+                    let n = t.take(me, l);
+                    t.origin = l;
+                    t.base = NONE;
+                    t.kind = LapKind::Normal;
+                    let first = self.next(l);
+                    self.lap(&mut t, first, n, Dir::Ccw);
                 }
-                let first = self.next(l);
-                self.lap(&mut relay, first, n, Dir::Ccw);
-                t = relay;
             }
             let key = t.key();
             if key == saved_key && t.same_state(&saved) {

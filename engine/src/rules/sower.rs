@@ -56,7 +56,7 @@ impl Turn {
             | (self.kind as u64) << 24
             | (self.dir as u64) << 28
             | (self.front_reached as u64) << 30;
-        self.hash ^ zobrist::mix(small)
+        self.hash ^ small.wrapping_mul(0x9e37_79b9_7f4a_7c15)
     }
 
     #[inline]
@@ -75,15 +75,33 @@ impl Turn {
     /// in `first`, going `dir`. Sets `last`; counts the lap and its drops.
     #[inline]
     pub fn lap(&mut self, me: usize, len: u8, front: u32, first: u8, hand: u8, dir: Dir) {
-        debug_assert!(hand > 0 && first < len);
-        let q = hand / len;
-        let r = hand % len;
+        debug_assert!(hand > 0 && first < len && len <= 32);
+        // hand / len without a division: exact for hand < 256 and len <= 32.
+        let q = ((hand as u32 * 65536u32.div_ceil(len as u32)) >> 16) as u8;
+        let r = hand - q * len;
+        let (len_i, first_i, r_i) = (len as i32, first as i32, r as i32);
+        let wrap = |x: i32| -> u8 {
+            (if x < 0 {
+                x + len_i
+            } else if x >= len_i {
+                x - len_i
+            } else {
+                x
+            }) as u8
+        };
         let (start, last) = match dir {
-            Dir::Ccw => (first, ((first as u32 + hand as u32 - 1) % len as u32) as u8),
-            Dir::Cw => (
-                (first as i32 - r as i32 + 1).rem_euclid(len as i32) as u8,
-                (first as i32 - hand as i32 + 1).rem_euclid(len as i32) as u8,
+            Dir::Ccw => (
+                first,
+                if r == 0 {
+                    wrap(first_i - 1)
+                } else {
+                    wrap(first_i + r_i - 1)
+                },
             ),
+            Dir::Cw => {
+                let s = wrap(first_i - r_i + 1);
+                (s, if r == 0 { wrap(first_i + 1) } else { s })
+            }
         };
         let bits = if r == 0 { 0 } else { range_bits(start, r, len) };
         let all = crate::types::geometry::loop_mask(len);

@@ -7,10 +7,10 @@
 //! the total number of counters (at most 128), so a byte never overflows and
 //! no carry crosses lanes.
 
-/// Holes of one loop; bytes past the loop length stay zero.
+/// Holes of one loop, one byte each in four little-endian words; bytes past
+/// the loop length stay zero.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
-#[repr(C, align(8))]
-pub struct Loop(pub [u8; 32]);
+pub struct Loop([u64; 4]);
 
 const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
 const HIGH: u64 = 0x8080_8080_8080_8080;
@@ -51,30 +51,24 @@ fn gather(detect: u64) -> u32 {
 impl Loop {
     #[inline]
     pub fn get(&self, i: u8) -> u8 {
-        self.0[i as usize]
+        (self.0[(i >> 3) as usize] >> ((i & 7) * 8)) as u8
     }
 
     #[inline]
     pub fn set(&mut self, i: u8, v: u8) {
-        self.0[i as usize] = v;
+        let w = &mut self.0[(i >> 3) as usize];
+        let sh = (i & 7) * 8;
+        *w = (*w & !(0xff << sh)) | (v as u64) << sh;
     }
 
     /// Lift every counter of hole `i`, returning how many there were.
     #[inline]
     pub fn take(&mut self, i: u8) -> u8 {
-        std::mem::take(&mut self.0[i as usize])
-    }
-
-    #[inline]
-    fn word(&self, k: usize) -> u64 {
-        let mut b = [0u8; 8];
-        b.copy_from_slice(&self.0[8 * k..8 * k + 8]);
-        u64::from_le_bytes(b)
-    }
-
-    #[inline]
-    fn set_word(&mut self, k: usize, v: u64) {
-        self.0[8 * k..8 * k + 8].copy_from_slice(&v.to_le_bytes());
+        let w = &mut self.0[(i >> 3) as usize];
+        let sh = (i & 7) * 8;
+        let v = (*w >> sh) as u8;
+        *w &= !(0xff << sh);
+        v
     }
 
     /// Add `q` to every hole of `all` and one more to every hole of `bits`.
@@ -84,10 +78,7 @@ impl Loop {
         for k in 0..4 {
             let b = SPREAD[((bits >> (8 * k)) & 0xff) as usize];
             let a = SPREAD[((all >> (8 * k)) & 0xff) as usize];
-            if b | a != 0 {
-                let w = self.word(k);
-                self.set_word(k, w.wrapping_add(b).wrapping_add(a.wrapping_mul(qq)));
-            }
+            self.0[k] = self.0[k].wrapping_add(b).wrapping_add(a.wrapping_mul(qq));
         }
     }
 
@@ -96,7 +87,7 @@ impl Loop {
     pub fn occupied(&self) -> u32 {
         let mut m = 0;
         for k in 0..4 {
-            let w = self.word(k);
+            let w = self.0[k];
             m |= gather((((w & LOW7).wrapping_add(LOW7)) | w) & HIGH) << (8 * k);
         }
         m
@@ -107,7 +98,7 @@ impl Loop {
     pub fn movable(&self) -> u32 {
         let mut m = 0;
         for k in 0..4 {
-            let w = self.word(k) & 0xfefe_fefe_fefe_fefe;
+            let w = self.0[k] & 0xfefe_fefe_fefe_fefe;
             m |= gather((((w & LOW7).wrapping_add(LOW7)) | w) & HIGH) << (8 * k);
         }
         m
@@ -116,7 +107,22 @@ impl Loop {
     /// Total counters in the loop.
     #[inline]
     pub fn total(&self) -> u32 {
-        self.0.iter().map(|&c| c as u32).sum()
+        self.0
+            .iter()
+            .map(|&w| {
+                let pairs = (w & 0x00ff_00ff_00ff_00ff) + ((w >> 8) & 0x00ff_00ff_00ff_00ff);
+                (pairs.wrapping_mul(0x0001_0001_0001_0001) >> 48) as u32
+            })
+            .sum()
+    }
+
+    /// The first `n` counts, as bytes.
+    pub fn to_bytes(&self) -> [u8; 32] {
+        let mut b = [0u8; 32];
+        for i in 0..32 {
+            b[i as usize] = self.get(i);
+        }
+        b
     }
 }
 
@@ -152,7 +158,8 @@ mod tests {
         assert_eq!(range_bits(31, 31, 32), !(1u32 << 30));
         let mut l = Loop::default();
         l.add_masked(range_bits(8, 3, 10), (1 << 10) - 1, 2);
-        assert_eq!(&l.0[..10], &[3, 2, 2, 2, 2, 2, 2, 2, 3, 3]);
-        assert_eq!(l.0[10], 0);
+        assert_eq!(&l.to_bytes()[..10], &[3, 2, 2, 2, 2, 2, 2, 2, 3, 3]);
+        assert_eq!(l.get(10), 0);
+        assert_eq!(l.total(), 23);
     }
 }
