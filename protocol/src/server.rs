@@ -34,6 +34,9 @@ pub enum Dialect {
     Ugi,
 }
 
+/// Longest time handed to the searcher, about 31 years: larger values mean
+/// "no limit" to a harness, and this keeps `Instant + Duration` in range.
+pub const MAX_MS: u64 = 1_000_000_000_000;
 /// Stack of the search thread; searchers recurse.
 const SEARCH_STACK: usize = 64 << 20;
 /// How long `quit` waits for a stopped search before leaving without it.
@@ -454,7 +457,7 @@ impl<W: Write + Send + 'static> Server<W> {
                 .map_err(|err| Error::SearchMove { index: i + 1, err })?;
             searchmoves.push(pos.restyle(*m));
         }
-        let ms = |t: Option<u64>| t.map(Duration::from_millis);
+        let ms = |t: Option<u64>| t.map(|t| Duration::from_millis(t.min(MAX_MS)));
         let limits = Limits {
             depth: g.depth,
             nodes: g.nodes,
@@ -872,6 +875,79 @@ mod tests {
         assert_eq!(bestmove_line(None, Some(a)), "bestmove 0000");
         assert_eq!(bestmove_line(Some(a), None), "bestmove a");
         assert_eq!(bestmove_line(Some(a), Some(b)), "bestmove a ponder b");
+    }
+
+    /// Random lines from the protocol's own words: no panic, no hang, and
+    /// the server still answers afterwards.
+    #[test]
+    fn random_lines_never_break_the_server() {
+        const WORDS: [&str; 44] = [
+            "uci",
+            "ugi",
+            "isready",
+            "setoption",
+            "name",
+            "value",
+            "Variant",
+            "Columns",
+            "Hash",
+            "DrawPlies",
+            "Ponder",
+            "lango",
+            "acholi",
+            "adjiboto",
+            "didinga",
+            "true",
+            "position",
+            "startpos",
+            "fen",
+            "moves",
+            "go",
+            "depth",
+            "infinite",
+            "ponder",
+            "searchmoves",
+            "stop",
+            "ponderhit",
+            "query",
+            "gameover",
+            "result",
+            "p1turn",
+            "d",
+            "eval",
+            "divide",
+            "perft",
+            "uginewgame",
+            "m",
+            "~k=a-",
+            "x3",
+            "1",
+            "2",
+            "-7",
+            "99999999999999999999999",
+            "\u{0}\u{7f}é",
+        ];
+        let mut s = server();
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut rnd = |n: usize| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x % n as u64) as usize
+        };
+        for _ in 0..3000 {
+            let len = rnd(8);
+            let line: Vec<&str> = (0..len).map(|_| WORDS[rnd(WORDS.len())]).collect();
+            assert!(s.command(&line.join(" ")) || line.first() == Some(&"quit"));
+            if rnd(4) == 0 {
+                s.command("stop");
+            }
+            s.with_output(Vec::clear);
+        }
+        s.command("stop");
+        s.wait();
+        s.with_output(Vec::clear);
+        assert_eq!(talk(&mut s, &["isready"]), vec!["readyok"]);
     }
 
     #[test]

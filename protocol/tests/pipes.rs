@@ -1,0 +1,567 @@
+//! The real `choro` binary driven through pipes, as a harness drives it.
+//! Latencies are asserted with generous bounds, as correctness only; the
+//! measured figures are printed (run with `--nocapture`) for BENCHMARKS.md.
+
+use choro_engine::{Game, Outcome, Position, Side, Variant};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::thread;
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_choro");
+/// Long enough for a loaded machine; a hang fails instead of blocking.
+const PATIENCE: Duration = Duration::from_secs(30);
+
+struct Engine {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+}
+
+impl Engine {
+    fn start() -> Engine {
+        let mut child = Command::new(BIN)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("start choro");
+        let stdout = child.stdout.take().expect("stdout");
+        let (tx, rx) = mpsc::channel();
+        thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let stdin = child.stdin.take();
+        Engine {
+            child,
+            stdin,
+            lines: rx,
+        }
+    }
+
+    fn send_bytes(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        stdin.write_all(bytes).expect("write");
+        stdin.flush().expect("flush");
+    }
+
+    fn send(&mut self, line: &str) {
+        self.send_bytes(format!("{line}\n").as_bytes());
+    }
+
+    fn recv(&self) -> String {
+        match self.lines.recv_timeout(PATIENCE) {
+            Ok(l) => l,
+            Err(RecvTimeoutError::Timeout) => panic!("no answer from choro"),
+            Err(RecvTimeoutError::Disconnected) => panic!("choro closed its output"),
+        }
+    }
+
+    /// Every line up to and including the first that satisfies `last`.
+    fn until(&self, last: impl Fn(&str) -> bool) -> Vec<String> {
+        let mut v = Vec::new();
+        loop {
+            let l = self.recv();
+            let done = last(&l);
+            v.push(l);
+            if done {
+                return v;
+            }
+        }
+    }
+
+    /// The lines a command writes, fenced by `isready`.
+    fn ask(&mut self, line: &str) -> Vec<String> {
+        self.send(line);
+        self.send("isready");
+        let mut v = self.until(|l| l == "readyok");
+        v.pop();
+        v
+    }
+
+    /// As `ask`, without the reports of a running search.
+    fn ask_busy(&mut self, line: &str) -> Vec<String> {
+        let mut v = self.ask(line);
+        v.retain(|l| !l.starts_with("info ") || l.starts_with("info string error: "));
+        v
+    }
+
+    fn one(&mut self, line: &str) -> String {
+        let v = self.ask(line);
+        assert_eq!(v.len(), 1, "{line}: {v:?}");
+        v[0].clone()
+    }
+
+    fn bestmove(&self) -> (Vec<String>, String) {
+        let mut v = self.until(|l| l.starts_with("bestmove"));
+        let b = v.pop().expect("bestmove");
+        (v, b)
+    }
+
+    /// Wait for choro to exit by itself; its exit status and how long it took.
+    fn exit(&mut self, within: Duration) -> (bool, Duration) {
+        let t = Instant::now();
+        loop {
+            if let Some(st) = self.child.try_wait().expect("wait") {
+                return (st.success(), t.elapsed());
+            }
+            assert!(t.elapsed() < within, "choro did not exit");
+            thread::sleep(Duration::from_millis(1));
+        }
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn listing() -> Vec<String> {
+    choro::options::Options::listing()
+}
+
+#[test]
+fn ugi_handshake_lists_every_option() {
+    let mut e = Engine::start();
+    e.send("ugi");
+    let v = e.until(|l| l == "ugiok");
+    assert_eq!(v[0], format!("id name choro {}", env!("CARGO_PKG_VERSION")));
+    assert_eq!(v[1], "id author the choro authors");
+    assert_eq!(v[2..v.len() - 1], listing()[..]);
+    let names: Vec<&str> = v[2..v.len() - 1]
+        .iter()
+        .map(|l| l.split(' ').nth(2).unwrap_or(""))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "Variant",
+            "Columns",
+            "Opening",
+            "Threads",
+            "Hash",
+            "Algorithm",
+            "MultiPV",
+            "Ponder",
+            "MoveOverhead",
+            "Seed",
+            "DrawPlies"
+        ]
+    );
+    assert!(v.contains(
+        &"option name Algorithm type combo default alphabeta var alphabeta var mcts var random var greedy"
+            .to_string()
+    ));
+    e.send("isready");
+    assert_eq!(e.recv(), "readyok");
+}
+
+#[test]
+fn uci_handshake_lists_every_option() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let v = e.until(|l| l == "uciok");
+    assert_eq!(v.len(), 2 + listing().len() + 1);
+    assert_eq!(v[2..v.len() - 1], listing()[..]);
+    e.send("quit");
+    assert!(e.exit(PATIENCE).0);
+}
+
+/// Play a game to its end as cutegames does: before every turn, the whole
+/// game by `position startpos moves ...`, `query p1turn`, `query gameover`;
+/// then `go`. Every answer is checked against the rules engine.
+fn play_out(variant: Variant, draw_plies: u32, go: &str) -> (Game, String) {
+    let mut e = Engine::start();
+    e.send("ugi");
+    e.until(|l| l == "ugiok");
+    assert!(e
+        .ask(&format!("setoption name Variant value {variant}"))
+        .is_empty());
+    assert!(e
+        .ask(&format!("setoption name DrawPlies value {draw_plies}"))
+        .is_empty());
+    assert!(e.ask("uginewgame").is_empty());
+    let mut game =
+        Game::new(Position::startpos(variant, 8).expect("start")).with_draw_plies(draw_plies);
+    let mut moves: Vec<String> = Vec::new();
+    loop {
+        let pos_cmd = if moves.is_empty() {
+            "position startpos".to_string()
+        } else {
+            format!("position startpos moves {}", moves.join(" "))
+        };
+        assert!(e.ask(&pos_cmd).is_empty(), "{pos_cmd}");
+        let p1 = game.position().side_to_move() == Side::A;
+        assert_eq!(e.one("query p1turn"), format!("response {p1}"));
+        let over = game.outcome().is_some();
+        assert_eq!(e.one("query gameover"), format!("response {over}"));
+        if over {
+            break;
+        }
+        assert!(
+            game.moves().len() <= draw_plies as usize,
+            "the ply cap did not end the game"
+        );
+        e.send(go);
+        let (_, best) = e.bestmove();
+        let words: Vec<&str> = best.split(' ').collect();
+        assert_eq!(words.len(), 2, "ugi: bestmove is two words: {best}");
+        let m = game
+            .play_str(words[1])
+            .unwrap_or_else(|err| panic!("{best}: {err}"));
+        assert_eq!(
+            m.to_string(),
+            words[1],
+            "moves are written in the position's style"
+        );
+        moves.push(words[1].to_string());
+    }
+    let result = e.one("query result");
+    // The game is over: go answers bestmove 0000 with a reason.
+    e.send(go);
+    let (info, best) = e.bestmove();
+    assert_eq!(best, "bestmove 0000");
+    assert_eq!(info.len(), 1);
+    assert!(info[0].starts_with("info string game over: "), "{info:?}");
+    (game, result)
+}
+
+fn expected_result(game: &Game) -> String {
+    let r = match game.outcome() {
+        None => "none",
+        Some(Outcome::Win { winner: Side::A }) => "p1win",
+        Some(Outcome::Win { winner: Side::B }) => "p2win",
+        Some(Outcome::Draw(_)) => "draw",
+    };
+    format!("response {r}")
+}
+
+#[test]
+fn short_lango_game_by_position_moves_and_go_depth() {
+    // Sequential Lango is degenerate (RULINGS 8): it ends within a few turns.
+    let (game, result) = play_out(Variant::Lango, 1000, "go depth 2");
+    assert!(game.moves().len() < 20, "{} plies", game.moves().len());
+    assert_eq!(result, expected_result(&game));
+    assert!(matches!(game.outcome(), Some(Outcome::Win { .. })));
+}
+
+#[test]
+fn games_to_their_end_agree_with_the_rules() {
+    for v in [Variant::Didinga, Variant::Acholi, Variant::Adjiboto] {
+        let (game, result) = play_out(v, 120, "go depth 1");
+        let outcome = game.outcome();
+        eprintln!("{v}: {} plies, {outcome:?}", game.moves().len());
+        assert!(outcome.is_some());
+        assert_eq!(result, expected_result(&game), "{v}");
+    }
+}
+
+#[test]
+fn the_ply_cap_ends_a_game_in_a_draw() {
+    let (game, result) = play_out(Variant::Didinga, 4, "go depth 1");
+    assert_eq!(game.moves().len(), 4);
+    assert_eq!(
+        game.outcome(),
+        Some(Outcome::Draw(choro_engine::DrawReason::PlyCap))
+    );
+    assert_eq!(result, "response draw");
+}
+
+#[test]
+fn go_infinite_then_isready_and_stop() {
+    let mut e = Engine::start();
+    e.send("uci");
+    e.until(|l| l == "uciok");
+    e.send("position startpos");
+    e.send("go infinite");
+    thread::sleep(Duration::from_millis(100));
+    let t = Instant::now();
+    e.send("isready");
+    let before = e.until(|l| l == "readyok");
+    let ready = t.elapsed();
+    assert!(
+        before.iter().all(|l| !l.starts_with("bestmove")),
+        "bestmove before stop under go infinite: {before:?}"
+    );
+    let t = Instant::now();
+    e.send("stop");
+    let (_, best) = e.bestmove();
+    let stopped = t.elapsed();
+    assert!(best.starts_with("bestmove "));
+    assert_ne!(best, "bestmove 0000");
+    // Exactly one bestmove: nothing more comes after it.
+    e.send("isready");
+    assert_eq!(e.recv(), "readyok");
+    eprintln!(
+        "latency: isready->readyok {:.3} ms during go infinite, stop->bestmove {:.3} ms",
+        ready.as_secs_f64() * 1e3,
+        stopped.as_secs_f64() * 1e3
+    );
+    assert!(ready < Duration::from_millis(500), "readyok took {ready:?}");
+    assert!(
+        stopped < Duration::from_millis(500),
+        "bestmove took {stopped:?}"
+    );
+}
+
+#[test]
+fn go_ponder_waits_for_ponderhit() {
+    let mut e = Engine::start();
+    e.send("go ponder depth 1");
+    thread::sleep(Duration::from_millis(50));
+    let v = e.ask_busy("query p1turn");
+    assert_eq!(
+        v,
+        vec!["response true".to_string()],
+        "no bestmove while pondering"
+    );
+    e.send("ponderhit");
+    let (_, best) = e.bestmove();
+    assert!(best.starts_with("bestmove "));
+    assert!(
+        e.ask("ponderhit").is_empty(),
+        "ponderhit when idle is ignored"
+    );
+    assert!(e.ask("stop").is_empty(), "stop when idle is ignored");
+}
+
+/// Each bad input gets exactly one error line, and the engine goes on with
+/// its state unchanged.
+#[test]
+fn every_bad_input_gets_one_error_line() {
+    let mut e = Engine::start();
+    e.send("ugi");
+    e.until(|l| l == "ugiok");
+    e.ask("position startpos moves m");
+    let kept = e.ask("d").pop().expect("position line");
+    assert!(kept.starts_with("position didinga:8 "), "{kept}");
+
+    let error = |e: &mut Engine, line: &str, what: &str| {
+        let l = e.one(line);
+        assert!(l.starts_with("info string error: "), "{line}: {l}");
+        assert!(l.contains(what), "{line}: {l} should mention {what}");
+        assert_eq!(
+            e.ask("d").pop().as_ref(),
+            Some(&kept),
+            "{line} changed the position"
+        );
+    };
+    error(&mut e, "fly me to the moon", "unknown command 'fly'");
+    error(
+        &mut e,
+        "setoption name NoSuchOption value 3",
+        "unknown option 'NoSuchOption'",
+    );
+    error(
+        &mut e,
+        "setoption name Hash value lots",
+        "'lots' is not an integer",
+    );
+    error(
+        &mut e,
+        "setoption name Threads value 0",
+        "out of range 1..256",
+    );
+    error(
+        &mut e,
+        "setoption name Algorithm value minimax",
+        "not one of",
+    );
+    error(
+        &mut e,
+        "setoption name Ponder value maybe",
+        "not true or false",
+    );
+    error(&mut e, "position fen didinga:8 2,2,2/2,2,2 a m", "field 2");
+    error(&mut e, "position fen chess:8 x a m", "field 1");
+    error(&mut e, "position fen didinga:8 0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0 c m", "field 3");
+    error(
+        &mut e,
+        "position startpos moves m c",
+        "move 2: illegal move c",
+    );
+    error(&mut e, "position startpos moves m b?", "move 2 'b?'");
+    error(&mut e, "position startpos moves 99", "move 1 '99'");
+    error(&mut e, "go depth 0", "out of range");
+    error(&mut e, "go nodes 99999999999999999999999", "out of range");
+    error(&mut e, "go movetime soon", "not an integer");
+    error(&mut e, "go searchmoves b e", "go searchmoves: move 2");
+    error(&mut e, "perft 65", "out of range 1..64");
+    error(&mut e, "query everything", "unknown question");
+    error(&mut e, "bench", "bench is not available yet");
+
+    // A 10 MB line: one error line, memory bounded, then business as usual.
+    let mut huge = vec![b'x'; 10 << 20];
+    huge.push(b'\n');
+    e.send_bytes(&huge);
+    let l = e.recv();
+    assert!(l.starts_with("info string error: line "), "{l}");
+    assert!(l.contains("10485760 bytes"), "{l}");
+    assert_eq!(e.ask("d").pop().as_ref(), Some(&kept));
+
+    // Non-UTF-8 bytes.
+    e.send_bytes(b"position \xff\xfe startpos\n");
+    let l = e.recv();
+    assert!(l.contains("not valid UTF-8 at byte 9"), "{l}");
+    assert_eq!(e.ask("d").pop().as_ref(), Some(&kept));
+
+    // An ambiguous (incomplete) move: Acholi's `~k` needs a choice.
+    assert!(e.ask("setoption name Variant value acholi").is_empty());
+    let start = e.ask("d").pop().expect("position line");
+    let l = e.one("position startpos moves ~k");
+    assert!(l.contains("move 1: incomplete move ~k"), "{l}");
+    assert_eq!(e.ask("d").pop(), Some(start));
+    assert!(e.ask("position startpos moves ~k-").is_empty());
+
+    e.send("quit");
+    assert!(e.exit(PATIENCE).0);
+}
+
+#[test]
+fn commands_while_searching_are_refused() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go infinite");
+    let before = e.ask_busy("d").pop();
+    for (line, what) in [
+        ("go depth 1", "go while searching"),
+        ("position startpos moves m", "position while searching"),
+        (
+            "setoption name Variant value lango",
+            "setoption while searching",
+        ),
+        ("perft 1", "perft while searching"),
+    ] {
+        let v = e.ask_busy(line);
+        assert_eq!(v.len(), 1, "{line}: {v:?}");
+        assert!(
+            v[0].starts_with("info string error: ") && v[0].contains(what),
+            "{v:?}"
+        );
+    }
+    assert_eq!(e.ask_busy("query p1turn"), ["response true"]);
+    e.send("stop");
+    let (_, best) = e.bestmove();
+    assert!(best.starts_with("bestmove "));
+    assert_eq!(
+        e.ask("d").pop(),
+        before,
+        "the refused commands changed nothing"
+    );
+    assert!(e.ask("position startpos moves m").is_empty());
+}
+
+#[test]
+fn end_of_input_means_quit() {
+    let mut e = Engine::start();
+    e.send("isready");
+    assert_eq!(e.recv(), "readyok");
+    e.stdin = None;
+    let (ok, _) = e.exit(PATIENCE);
+    assert!(ok);
+}
+
+#[test]
+fn quit_during_a_search_exits_at_once() {
+    let mut e = Engine::start();
+    e.send("go infinite");
+    e.send("isready");
+    e.until(|l| l == "readyok");
+    e.send("quit");
+    let (ok, took) = e.exit(PATIENCE);
+    eprintln!(
+        "latency: quit during go infinite -> exit {:.3} ms",
+        took.as_secs_f64() * 1e3
+    );
+    assert!(ok);
+    assert!(took < Duration::from_secs(1), "quit took {took:?}");
+}
+
+fn cli(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(BIN).args(args).output().expect("run choro");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn command_line_perft() {
+    let pos = Position::startpos(Variant::Acholi, 8).expect("start");
+    let (code, out, _) = cli(&["perft", "2", "--variant", "acholi"]);
+    assert_eq!(code, 0);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3);
+    for d in 1..=2 {
+        let (c, _) = choro_engine::perft::perft(&pos, d);
+        assert_eq!(
+            lines[d as usize - 1],
+            format!("depth {d} paths {} unique {}", c.paths, c.unique)
+        );
+    }
+    assert!(
+        lines[2].starts_with("time ")
+            && lines[2].contains(" moves/s ")
+            && lines[2].contains(" drops/s ")
+    );
+
+    let fen = pos.to_string();
+    let (code, out2, _) = cli(&["perft", "2", "--pos", &fen]);
+    assert_eq!(code, 0);
+    assert_eq!(out2.lines().take(2).collect::<Vec<_>>(), lines[..2]);
+
+    let (code, out, _) = cli(&[
+        "perft",
+        "1",
+        "--variant",
+        "didinga",
+        "--columns",
+        "12",
+        "--divide",
+        "--json",
+    ]);
+    assert_eq!(code, 0);
+    let objs: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("json"))
+        .collect();
+    let moves = objs.iter().filter(|o| o["type"] == "move").count();
+    assert_eq!(moves, 12, "12 wide: each of the 12 back-row holes opens");
+    assert_eq!(objs[moves]["type"], "depth");
+    assert_eq!(objs[moves]["paths"], 12);
+    assert_eq!(objs.last().expect("summary")["type"], "summary");
+
+    for bad in [
+        &["perft", "0"][..],
+        &["perft", "2", "--variant", "chess"],
+        &["perft", "2", "--variant", "lango", "--columns", "9"],
+        &["perft", "2", "--pos", "didinga:8 1 a m"],
+        &["perft", "2", "--pos", "lango:8 1 a m", "--variant", "lango"],
+    ] {
+        let (code, out, err) = cli(bad);
+        assert_eq!(code, 2, "{bad:?}");
+        assert!(out.is_empty() && !err.is_empty(), "{bad:?}");
+    }
+}
+
+#[test]
+fn command_line_bench_help_and_version() {
+    let (code, _, err) = cli(&["bench"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("bench is not available yet"));
+    let (code, out, _) = cli(&["--version"]);
+    assert_eq!(code, 0);
+    assert_eq!(out.trim(), format!("choro {}", env!("CARGO_PKG_VERSION")));
+    let (code, out, _) = cli(&["--help"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("perft") && out.contains("bench"));
+}
