@@ -809,7 +809,7 @@ mod tests {
         assert!(out[1].contains("go while searching"), "{}", out[1]);
         assert_eq!(out.iter().filter(|l| l.starts_with("bestmove")).count(), 1);
 
-        s.command("go ponder");
+        s.command("go ponder depth 2");
         thread::sleep(Duration::from_millis(30));
         assert!(s.is_searching());
         let out = talk(&mut s, &["ponderhit"]);

@@ -312,6 +312,36 @@ fn go_infinite_then_isready_and_stop() {
     );
 }
 
+/// cutegames waits for ever on `bestmove X ponder Y`: after `ugi`, the
+/// ponder word appears only with `Ponder` on. Under UCI it appears whenever
+/// the searcher names a reply, and it is legal after the best move.
+#[test]
+fn the_ponder_word_follows_the_dialect() {
+    let mut e = Engine::start();
+    let words = |e: &mut Engine| -> Vec<String> {
+        e.send("position startpos moves m");
+        e.send("go depth 3");
+        let (_, best) = e.bestmove();
+        best.split(' ').map(str::to_string).collect()
+    };
+    e.send("ugi");
+    e.until(|l| l == "ugiok");
+    assert_eq!(words(&mut e).len(), 2);
+    for setup in ["setoption name Ponder value true", "uci"] {
+        e.send(setup);
+        let w = words(&mut e);
+        assert!(w.len() == 2 || w.len() == 4, "{w:?}");
+        if w.len() == 4 {
+            assert_eq!(w[2], "ponder");
+            let mut game = Game::new(Position::startpos(Variant::Didinga, 8).expect("start"));
+            for m in ["m", w[1].as_str(), w[3].as_str()] {
+                game.play_str(m)
+                    .unwrap_or_else(|err| panic!("{w:?}: {err}"));
+            }
+        }
+    }
+}
+
 #[test]
 fn go_ponder_waits_for_ponderhit() {
     let mut e = Engine::start();
@@ -564,4 +594,53 @@ fn command_line_bench_help_and_version() {
     let (code, out, _) = cli(&["--help"]);
     assert_eq!(code, 0);
     assert!(out.contains("perft") && out.contains("bench"));
+}
+
+/// The latency figures of BENCHMARKS.md ("Protocol latency"):
+/// `cargo test --release -p choro --test pipes -- --ignored --nocapture latency_figures`.
+#[test]
+#[ignore]
+fn latency_figures() {
+    fn summary(v: &mut [Duration]) -> String {
+        v.sort();
+        let ms = |d: Duration| d.as_secs_f64() * 1e3;
+        format!(
+            "median {:.2} ms, max {:.2} ms",
+            ms(v[v.len() / 2]),
+            ms(v[v.len() - 1])
+        )
+    }
+    for v in ["didinga", "lango", "acholi", "adjiboto"] {
+        let mut e = Engine::start();
+        e.send("uci");
+        e.until(|l| l == "uciok");
+        assert!(e
+            .ask(&format!("setoption name Variant value {v}"))
+            .is_empty());
+        let (mut ready, mut stop) = (Vec::new(), Vec::new());
+        for _ in 0..30 {
+            e.send("position startpos");
+            e.send("go infinite");
+            thread::sleep(Duration::from_millis(200));
+            let t = Instant::now();
+            e.send("isready");
+            e.until(|l| l == "readyok");
+            ready.push(t.elapsed());
+            let t = Instant::now();
+            e.send("stop");
+            e.bestmove();
+            stop.push(t.elapsed());
+        }
+        e.send("go infinite");
+        thread::sleep(Duration::from_millis(200));
+        e.send("quit");
+        let (ok, quit) = e.exit(PATIENCE);
+        assert!(ok);
+        println!(
+            "| {v} | {} | {} | {:.1} ms |",
+            summary(&mut ready),
+            summary(&mut stop),
+            quit.as_secs_f64() * 1e3
+        );
+    }
 }
