@@ -13,6 +13,7 @@ pub mod command;
 pub mod display;
 pub mod eval;
 pub mod input;
+pub mod matcher;
 pub mod options;
 pub mod perft;
 pub mod server;

@@ -30,6 +30,10 @@ enum Cmd {
     Perft(PerftArgs),
     /// The fixed benchmark (not available yet).
     Bench,
+    /// Play engines against each other through the protocol (MATCH.md).
+    Match(Box<choro::matcher::MatchArgs>),
+    /// Re-play recorded games and verify every move and result (MATCH.md).
+    Replay(choro::matcher::ReplayArgs),
 }
 
 #[derive(clap::Args)]
@@ -105,6 +109,8 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
+        Some(Cmd::Match(a)) => choro::matcher::match_main(&a),
+        Some(Cmd::Replay(a)) => choro::matcher::replay_main(&a),
         Some(Cmd::Bench) => {
             let stdout = io::stdout();
             let mut out = stdout.lock();

@@ -1,0 +1,233 @@
+//! `choro replay`: re-play recorded games with the engine crate and check
+//! every move, the side that made it, the result and the reason.
+
+use super::record::{parse_records, GameResult, Reason, Record};
+use choro_engine::rules::DEFAULT_DRAW_PLIES;
+use choro_engine::{Game, MoveError, Position};
+use std::collections::BTreeMap;
+
+/// What a record that checks out says.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Verified {
+    pub result: GameResult,
+    pub reason: Reason,
+    pub plies: usize,
+}
+
+fn required<'a>(r: &'a Record, name: &str) -> Result<&'a str, String> {
+    r.tag(name).ok_or_else(|| format!("no [{name}] tag"))
+}
+
+/// Re-play one record; the error names the first thing that does not agree.
+pub fn verify(r: &Record) -> Result<Verified, String> {
+    let start: Position = required(r, "Start")?
+        .parse()
+        .map_err(|e| format!("[Start]: {e}"))?;
+    if let Some(v) = r.tag("Variant") {
+        if !v.eq_ignore_ascii_case(start.variant().name()) {
+            return Err(format!(
+                "[Variant \"{v}\"] but the start position is {}",
+                start.variant()
+            ));
+        }
+    }
+    if let Some(c) = r.tag("Columns") {
+        if c.parse::<u8>().ok() != Some(start.width()) {
+            return Err(format!(
+                "[Columns \"{c}\"] but the start position is {} wide",
+                start.width()
+            ));
+        }
+    }
+    let draw_plies = match r.tag("DrawPlies") {
+        Some(d) => d
+            .parse::<u32>()
+            .ok()
+            .filter(|&d| d >= 1)
+            .ok_or_else(|| format!("[DrawPlies \"{d}\"] is not a number from 1"))?,
+        None => DEFAULT_DRAW_PLIES,
+    };
+    let reason_tag = required(r, "Reason")?;
+    let reason =
+        Reason::parse(reason_tag).ok_or_else(|| format!("unknown [Reason \"{reason_tag}\"]"))?;
+    let result_tag = required(r, "Result")?;
+    let result =
+        GameResult::parse(result_tag).ok_or_else(|| format!("bad [Result \"{result_tag}\"]"))?;
+    if result != r.result {
+        return Err(format!(
+            "[Result \"{result_tag}\"] but the result line is {}",
+            r.result.token()
+        ));
+    }
+
+    let mut game = Game::new(start).with_draw_plies(draw_plies);
+    for (i, m) in r.moves.iter().enumerate() {
+        let n = i + 1;
+        if let Some(o) = game.outcome() {
+            return Err(format!(
+                "move {n} '{}': the game was already over ({o})",
+                m.mv
+            ));
+        }
+        let pos = game.position();
+        if m.ply != pos.ply() {
+            return Err(format!(
+                "move {n} '{}': written at ply {} but the position is at ply {}",
+                m.mv,
+                m.ply,
+                pos.ply()
+            ));
+        }
+        if m.side != pos.side_to_move() {
+            return Err(format!(
+                "move {n} '{}': written for {} but {} is to move",
+                m.mv,
+                m.side,
+                pos.side_to_move()
+            ));
+        }
+        game.play_str(&m.mv)
+            .map_err(|e| format!("move {n} '{}': {e}", m.mv))?;
+    }
+
+    let outcome = game.outcome();
+    let side = game.position().side_to_move();
+    if reason.is_failure() {
+        if let Some(o) = outcome {
+            return Err(format!(
+                "[Reason \"{reason}\"] but the rules had already ended the game ({o})"
+            ));
+        }
+        if result != GameResult::loss_of(side) {
+            return Err(format!(
+                "[Reason \"{reason}\"] is a loss for {side}, who was to move, but the result is {}",
+                result.token()
+            ));
+        }
+        if let Some(bad) = r.tag("BadMove") {
+            check_bad_move(game.position(), reason, bad)?;
+        }
+    } else {
+        let Some(o) = outcome else {
+            return Err(format!(
+                "[Reason \"{reason}\"] but the game is not over after {} moves",
+                r.moves.len()
+            ));
+        };
+        if Reason::of_outcome(o) != reason || GameResult::of_outcome(o) != result {
+            return Err(format!(
+                "[Result \"{}\"] [Reason \"{reason}\"] but the rules say {} {} ({o})",
+                result.token(),
+                GameResult::of_outcome(o).token(),
+                Reason::of_outcome(o)
+            ));
+        }
+    }
+    if let Some(p) = r.tag("Plies") {
+        if p.parse::<usize>().ok() != Some(r.moves.len()) {
+            return Err(format!("[Plies \"{p}\"] but {} moves", r.moves.len()));
+        }
+    }
+    Ok(Verified {
+        result,
+        reason,
+        plies: r.moves.len(),
+    })
+}
+
+/// The refused move must really be refused, and for the stated reason.
+fn check_bad_move(pos: &Position, reason: Reason, bad: &str) -> Result<(), String> {
+    let verdict = if bad == "0000" {
+        Some(MoveError::Illegal("0000".into()))
+    } else if bad.is_empty() {
+        None
+    } else {
+        pos.parse_move(bad).err()
+    };
+    match (reason, verdict) {
+        (_, None) if bad.is_empty() && reason == Reason::MalformedMove => Ok(()),
+        (_, None) => Err(format!(
+            "[BadMove \"{bad}\"] is a legal move here, yet the game was lost by {reason}"
+        )),
+        (Reason::MalformedMove, Some(MoveError::Malformed(_))) => Ok(()),
+        (Reason::IllegalMove, Some(MoveError::Illegal(_) | MoveError::Incomplete(_))) => Ok(()),
+        (Reason::IllegalMove | Reason::MalformedMove, Some(e)) => Err(format!(
+            "[BadMove \"{bad}\"] is refused as '{e}', which is not {reason}"
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// The outcome of replaying a file.
+#[derive(Clone, Debug, Default)]
+pub struct ReplaySummary {
+    pub games: usize,
+    pub verified: usize,
+    /// `(game label, what is wrong)` for each record that does not check out.
+    pub mismatches: Vec<(String, String)>,
+    pub results: BTreeMap<&'static str, usize>,
+    pub reasons: BTreeMap<Reason, usize>,
+    pub plies: usize,
+}
+
+fn label(r: &Record, index: usize) -> String {
+    match r.tag("Game") {
+        Some(g) => format!("game {g} (line {})", r.line),
+        None => format!("record {} (line {})", index + 1, r.line),
+    }
+}
+
+/// Replay every record of `text`; a file that cannot be read at all is an
+/// error, a record that does not check out is a mismatch.
+pub fn replay_text(text: &str) -> Result<ReplaySummary, String> {
+    let records = parse_records(text).map_err(|e| e.to_string())?;
+    let mut s = ReplaySummary {
+        games: records.len(),
+        ..ReplaySummary::default()
+    };
+    for (i, r) in records.iter().enumerate() {
+        match verify(r) {
+            Ok(v) => {
+                s.verified += 1;
+                s.plies += v.plies;
+                *s.results.entry(v.result.token()).or_default() += 1;
+                *s.reasons.entry(v.reason).or_default() += 1;
+            }
+            Err(e) => s.mismatches.push((label(r, i), e)),
+        }
+    }
+    Ok(s)
+}
+
+impl ReplaySummary {
+    /// The report `choro replay` prints.
+    pub fn lines(&self) -> Vec<String> {
+        let mut v: Vec<String> = self
+            .mismatches
+            .iter()
+            .map(|(g, e)| format!("mismatch: {g}: {e}"))
+            .collect();
+        let results: Vec<String> = self
+            .results
+            .iter()
+            .map(|(k, n)| format!("{k} {n}"))
+            .collect();
+        let reasons: Vec<String> = self
+            .reasons
+            .iter()
+            .map(|(k, n)| format!("{k} {n}"))
+            .collect();
+        v.push(format!(
+            "games {} verified {} mismatches {} plies {}",
+            self.games,
+            self.verified,
+            self.mismatches.len(),
+            self.plies
+        ));
+        if !results.is_empty() {
+            v.push(format!("results {}", results.join(", ")));
+            v.push(format!("reasons {}", reasons.join(", ")));
+        }
+        v
+    }
+}

@@ -1,0 +1,312 @@
+//! The scheduler: pairings (round robin or gauntlet), the list of games in
+//! colour-swapped pairs, `concurrency` workers that each own their engine
+//! processes, and the tally the main thread keeps as games come in, with
+//! the SPRT stop.
+
+use super::engine::{Engine, EngineSpec};
+use super::openings::OpeningPlan;
+use super::record::{GameResult, Reason};
+use super::referee::{self, GameJob, Played, Settings, Slot};
+use super::stats::{GameScore, Penta, Sprt, SprtDecision, Wdl};
+use choro_engine::Position;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// A whole match.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    pub engines: Vec<EngineSpec>,
+    /// The first engine plays each of the others; otherwise every engine
+    /// plays every other.
+    pub gauntlet: bool,
+    /// Games per pairing (even: games come in pairs).
+    pub games: u64,
+    pub settings: Settings,
+    pub openings: OpeningPlan,
+    pub concurrency: usize,
+    /// Only for a match of one pairing; stops when a bound is crossed.
+    pub sprt: Option<Sprt>,
+}
+
+/// Two engines that meet; scores are counted from `first`'s side.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Pairing {
+    pub first: usize,
+    pub second: usize,
+}
+
+/// The results of one pairing so far.
+#[derive(Clone, Debug, Default)]
+pub struct PairingTally {
+    pub wdl: Wdl,
+    pub penta: Penta,
+    pub reasons: BTreeMap<Reason, u64>,
+    /// Games played with `first` as A, and their W/D/L from `first`'s side.
+    pub first_as_a: Wdl,
+    /// The first game of each pair whose second game is still out.
+    pending: HashMap<u64, GameScore>,
+}
+
+/// The SPRT's standing.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct SprtState {
+    pub sprt: Sprt,
+    pub llr: f64,
+    pub decision: Option<SprtDecision>,
+}
+
+/// Everything counted so far.
+#[derive(Clone, Debug)]
+pub struct Tally {
+    pub names: Vec<String>,
+    pub pairings: Vec<Pairing>,
+    pub per_pairing: Vec<PairingTally>,
+    pub planned: u64,
+    pub played: u64,
+    pub plies: u64,
+    /// Per engine: the games it lost by failing, by reason.
+    pub failures: Vec<BTreeMap<Reason, u64>>,
+    pub sprt: Option<SprtState>,
+    pub started: Instant,
+}
+
+impl Tally {
+    fn score_for(&self, p: Pairing, played: &Played) -> GameScore {
+        let first_is_a = played.job.engines[0] == p.first;
+        let a_score = match played.result {
+            GameResult::AWins => GameScore::Win,
+            GameResult::BWins => GameScore::Loss,
+            GameResult::Draw => GameScore::Draw,
+        };
+        if first_is_a {
+            a_score
+        } else {
+            a_score.flip()
+        }
+    }
+
+    fn add(&mut self, played: &Played) {
+        self.played += 1;
+        self.plies += played.record.moves.len() as u64;
+        if let Some(e) = played.failed {
+            *self.failures[e].entry(played.reason).or_default() += 1;
+        }
+        let p = self.pairings[played.job.pairing];
+        let score = self.score_for(p, played);
+        let t = &mut self.per_pairing[played.job.pairing];
+        t.wdl.add(score);
+        if played.job.engines[0] == p.first {
+            t.first_as_a.add(score);
+        }
+        *t.reasons.entry(played.reason).or_default() += 1;
+        match t.pending.remove(&played.job.pair) {
+            Some(other) => t.penta.add(other, score),
+            None => {
+                t.pending.insert(played.job.pair, score);
+            }
+        }
+        if let Some(s) = &mut self.sprt {
+            s.llr = s.sprt.llr_pentanomial(&self.per_pairing[0].penta);
+            s.decision = s.sprt.decision(s.llr);
+        }
+    }
+
+    /// Points and games of each engine over all its pairings.
+    pub fn standings(&self) -> Vec<(f64, u64)> {
+        let mut v = vec![(0.0, 0u64); self.names.len()];
+        for (p, t) in self.pairings.iter().zip(&self.per_pairing) {
+            let g = t.wdl.games();
+            v[p.first].0 += t.wdl.points();
+            v[p.first].1 += g;
+            v[p.second].0 += g as f64 - t.wdl.points();
+            v[p.second].1 += g;
+        }
+        v
+    }
+}
+
+/// How a match ended.
+#[derive(Clone, Debug)]
+pub struct MatchSummary {
+    pub tally: Tally,
+    pub elapsed: Duration,
+    /// Why it stopped before every game was played, if it did.
+    pub stopped_early: Option<String>,
+}
+
+/// The pairings of a match, in order.
+pub fn pairings(engines: usize, gauntlet: bool) -> Vec<Pairing> {
+    let mut v = Vec::new();
+    for first in 0..engines {
+        for second in first + 1..engines {
+            if !gauntlet || first == 0 {
+                v.push(Pairing { first, second });
+            }
+        }
+    }
+    v
+}
+
+/// Check the configuration, start every engine once (handshake and the
+/// options the user named), then play. `on_game` sees every finished game
+/// with the tally after it; an error from it stops the match.
+pub fn run(
+    cfg: &MatchConfig,
+    on_game: &mut dyn FnMut(&Played, &Tally) -> Result<(), String>,
+) -> Result<MatchSummary, String> {
+    let n = cfg.engines.len();
+    if n < 2 {
+        return Err("a match needs at least two engines".into());
+    }
+    for (i, e) in cfg.engines.iter().enumerate() {
+        if cfg.engines[..i].iter().any(|o| o.name == e.name) {
+            return Err(format!("two engines are named '{}'", e.name));
+        }
+    }
+    if cfg.games == 0 || cfg.games & 1 != 0 {
+        return Err(format!(
+            "--games must be even and positive (games are played in colour-swapped pairs), not {}",
+            cfg.games
+        ));
+    }
+    if cfg.settings.limits.is_empty() {
+        return Err("give a limit: --tc, --movetime, --depth or --nodes".into());
+    }
+    let pairings = pairings(n, cfg.gauntlet);
+    if cfg.sprt.is_some() && pairings.len() != 1 {
+        return Err(format!(
+            "--sprt needs a match of one pairing (two engines, or a gauntlet of two), not {}",
+            pairings.len()
+        ));
+    }
+    for spec in &cfg.engines {
+        check_engine(spec, &cfg.settings)?;
+    }
+
+    let s = &cfg.settings;
+    let start = Position::startpos(s.variant, s.columns).map_err(|e| e.to_string())?;
+    let pairs = cfg.games / 2;
+    let mut jobs = Vec::new();
+    let mut pair_no = 0;
+    for k in 0..pairs {
+        let opening = cfg
+            .openings
+            .opening(k, start, s.draw_plies)
+            .map_err(|e| e.to_string())?;
+        for (pi, p) in pairings.iter().enumerate() {
+            pair_no += 1;
+            for engines in [[p.first, p.second], [p.second, p.first]] {
+                jobs.push(GameJob {
+                    number: jobs.len() as u64 + 1,
+                    pair: pair_no,
+                    pairing: pi,
+                    engines,
+                    opening: opening.clone(),
+                });
+            }
+        }
+    }
+
+    let mut tally = Tally {
+        names: cfg.engines.iter().map(|e| e.name.clone()).collect(),
+        per_pairing: vec![PairingTally::default(); pairings.len()],
+        pairings,
+        planned: jobs.len() as u64,
+        played: 0,
+        plies: 0,
+        failures: vec![BTreeMap::new(); n],
+        sprt: cfg.sprt.map(|sprt| SprtState {
+            sprt,
+            llr: 0.0,
+            decision: None,
+        }),
+        started: Instant::now(),
+    };
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let mut stopped_early = None;
+    let workers = cfg.concurrency.clamp(1, jobs.len().max(1));
+    let jobs = &jobs;
+
+    thread::scope(|scope| -> Result<(), String> {
+        let (tx, rx) = mpsc::channel::<Played>();
+        for w in 0..workers {
+            let tx = tx.clone();
+            let (next, stop) = (&next, &stop);
+            thread::Builder::new()
+                .name(format!("match-worker-{w}"))
+                .spawn_scoped(scope, move || {
+                    let mut slots: Vec<Slot> = cfg.engines.iter().cloned().map(Slot::new).collect();
+                    while !stop.load(Ordering::Relaxed) {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(job) = jobs.get(i) else { break };
+                        let played = referee::play(job.clone(), &mut slots, &cfg.settings);
+                        if tx.send(played).is_err() {
+                            break;
+                        }
+                    }
+                    for slot in &mut slots {
+                        if let Some(e) = slot.engine.take() {
+                            e.quit();
+                        }
+                    }
+                })
+                .map_err(|e| format!("cannot start a worker thread: {e}"))?;
+        }
+        drop(tx);
+        for played in rx {
+            tally.add(&played);
+            if let Err(e) = on_game(&played, &tally) {
+                stop.store(true, Ordering::Relaxed);
+                stopped_early.get_or_insert(e);
+                continue;
+            }
+            if let Some(SprtState {
+                decision: Some(d), ..
+            }) = tally.sprt
+            {
+                if !stop.swap(true, Ordering::Relaxed) {
+                    stopped_early = Some(format!(
+                        "SPRT: {} accepted",
+                        match d {
+                            SprtDecision::H0 => "H0",
+                            SprtDecision::H1 => "H1",
+                        }
+                    ));
+                }
+            }
+        }
+        Ok(())
+    })?;
+
+    Ok(MatchSummary {
+        elapsed: tally.started.elapsed(),
+        tally,
+        stopped_early,
+    })
+}
+
+/// Start an engine once: it must complete its handshake and list every
+/// option the user set for it (a misspelt option would otherwise be
+/// silently ignored for the whole match).
+fn check_engine(spec: &EngineSpec, s: &Settings) -> Result<(), String> {
+    let mut e = Engine::start(spec, s.start_timeout)
+        .map_err(|f| format!("engine '{}' ({}): {f}", spec.name, spec.cmd))?;
+    for (name, _) in &spec.options {
+        if !e.has_option(name) {
+            return Err(format!(
+                "engine '{}' does not list the option '{name}' (it lists: {})",
+                spec.name,
+                e.listed.join(", ")
+            ));
+        }
+    }
+    referee::configure(&mut e, spec, s)
+        .and_then(|()| e.sync(s.start_timeout))
+        .map_err(|f| format!("engine '{}': {f}", spec.name))?;
+    e.quit();
+    Ok(())
+}
