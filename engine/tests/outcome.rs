@@ -95,6 +95,8 @@ fn the_ply_cap_draws() {
     }
     assert_eq!(g.position().ply(), 3);
     assert_eq!(g.outcome(), Some(Outcome::Draw(DrawReason::PlyCap)));
+    g.set_draw_plies(4);
+    assert_eq!(g.outcome(), None, "a raised cap lets the game go on");
 }
 
 #[test]

@@ -88,6 +88,11 @@ impl Game {
         self
     }
 
+    /// Change the ply cap of a game in progress (the `DrawPlies` option).
+    pub fn set_draw_plies(&mut self, n: u32) {
+        self.draw_plies = n;
+    }
+
     pub fn draw_plies(&self) -> u32 {
         self.draw_plies
     }
