@@ -109,8 +109,7 @@ impl Tally {
             }
         }
         if let Some(s) = &mut self.sprt {
-            s.llr = s.sprt.llr_pentanomial(&self.per_pairing[0].penta);
-            s.decision = s.sprt.decision(s.llr);
+            (s.llr, s.decision) = s.sprt.assess(&self.per_pairing[0].penta);
         }
     }
 

@@ -302,6 +302,18 @@ impl Sprt {
         ])
     }
 
+    /// The LLR of the pairs so far and the hypothesis it accepts, if any.
+    /// No decision is taken while every pair falls in one pentanomial bin:
+    /// the variance is then only the regularisation's, and the normal
+    /// approximation would accept H1 of a [0, 5] test after two won pairs.
+    /// (cutechess withholds its decision in the same way until it has seen
+    /// wins, draws and losses.)
+    pub fn assess(&self, p: &Penta) -> (f64, Option<SprtDecision>) {
+        let llr = self.llr_pentanomial(p);
+        let spread = p.0.iter().filter(|&&n| n > 0).count() >= 2;
+        (llr, if spread { self.decision(llr) } else { None })
+    }
+
     /// The hypothesis accepted at this LLR, if a bound is crossed.
     pub fn decision(&self, llr: f64) -> Option<SprtDecision> {
         let (lo, hi) = self.bounds();

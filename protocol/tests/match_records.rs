@@ -1,0 +1,278 @@
+//! The game record format and `choro replay`: records round-trip, and every
+//! kind of tampering is caught.
+
+use choro::matcher::record::{parse_records, GameResult, MoveEntry, Reason, Record};
+use choro::matcher::replay::{replay_text, verify};
+use choro_engine::{Game, Position, Side, Variant};
+use std::process::Command;
+
+const BIN: &str = env!("CARGO_BIN_EXE_choro");
+
+/// A finished game of first legal moves from a start position, as the
+/// referee would record it.
+fn first_move_game(start: Position) -> Record {
+    let mut game = Game::new(start);
+    let mut moves = Vec::new();
+    while game.outcome().is_none() {
+        let pos = *game.position();
+        let (m, next) = pos.legal_moves()[0];
+        let m = pos.restyle(m);
+        moves.push(MoveEntry {
+            ply: pos.ply(),
+            side: pos.side_to_move(),
+            mv: m.to_string(),
+            comment: Some("1ms d1 cp 0".into()),
+        });
+        game.push(m, next);
+    }
+    let o = game.outcome().unwrap();
+    let result = GameResult::of_outcome(o);
+    let tags = [
+        ("Event", "test \"quoted\" \\ event".to_string()),
+        ("Game", "1".into()),
+        ("Variant", start.variant().name().into()),
+        ("Columns", start.width().to_string()),
+        ("DrawPlies", "1000".into()),
+        ("A", "one".into()),
+        ("B", "two".into()),
+        ("Start", start.to_string()),
+        ("Result", result.token().into()),
+        ("Reason", Reason::of_outcome(o).code().into()),
+        ("Plies", moves.len().to_string()),
+    ];
+    Record {
+        tags: tags.into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
+        moves,
+        result,
+        line: 0,
+    }
+}
+
+fn didinga() -> Record {
+    first_move_game(Position::startpos(Variant::Didinga, 8).unwrap())
+}
+
+fn set_tag(r: &mut Record, k: &str, v: &str) {
+    match r.tags.iter_mut().find(|(n, _)| n == k) {
+        Some(t) => t.1 = v.to_string(),
+        None => r.tags.push((k.to_string(), v.to_string())),
+    }
+}
+
+/// Cut the game before its last `n` moves and call it a loss by `reason`
+/// for the side to move there.
+fn as_failure(mut r: Record, cut: usize, reason: Reason) -> Record {
+    r.moves.truncate(r.moves.len() - cut);
+    let mut g = Game::new(r.tag("Start").unwrap().parse().unwrap());
+    for m in &r.moves {
+        g.play_str(&m.mv).unwrap();
+    }
+    let loser = g.position().side_to_move();
+    r.result = GameResult::loss_of(loser);
+    let (token, plies) = (r.result.token(), r.moves.len().to_string());
+    set_tag(&mut r, "Result", token);
+    set_tag(&mut r, "Reason", reason.code());
+    set_tag(&mut r, "Plies", &plies);
+    r
+}
+
+#[test]
+fn a_record_round_trips_and_verifies() {
+    for v in Variant::ALL {
+        let start = Position::startpos(v, v.default_width()).unwrap();
+        let r = first_move_game(start);
+        let text = r.to_text();
+        let back = parse_records(&text).unwrap();
+        assert_eq!(back.len(), 1);
+        assert_eq!(back[0].tags, r.tags, "{text}");
+        assert_eq!(back[0].moves, r.moves);
+        assert_eq!(back[0].result, r.result);
+        let ok = verify(&back[0]).unwrap();
+        assert_eq!(ok.plies, r.moves.len());
+    }
+}
+
+#[test]
+fn the_text_format_is_as_documented() {
+    let r = didinga();
+    let text = r.to_text();
+    let lines: Vec<&str> = text.trim_end().lines().collect();
+    assert_eq!(lines[0], r#"[Event "test \"quoted\" \\ event"]"#);
+    assert!(text.contains("\n\n0 a "), "{text}");
+    assert!(lines.contains(&"[Start \"didinga:8 2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2 a o2 0\"]"));
+    assert_eq!(lines.last(), Some(&r.result.token()));
+    // Several games in a file, with comments and blank lines between them.
+    let two = format!("# two games\n{text}\n\n{text}");
+    assert_eq!(parse_records(&two).unwrap().len(), 2);
+}
+
+#[test]
+fn tampered_moves_are_caught() {
+    let r = didinga();
+    assert!(r.moves.len() >= 3);
+
+    let mut bad = r.clone();
+    bad.moves[2].mv = "~a".into();
+    let e = verify(&bad).unwrap_err();
+    assert!(e.starts_with("move 3 '~a'"), "{e}");
+
+    let mut bad = r.clone();
+    bad.moves[1].side = bad.moves[1].side.other();
+    let e = verify(&bad).unwrap_err();
+    assert!(e.contains("written for"), "{e}");
+
+    let mut bad = r.clone();
+    bad.moves[1].ply += 1;
+    assert!(verify(&bad).unwrap_err().contains("ply"));
+
+    // A move after the end of the game.
+    let mut bad = r.clone();
+    let extra = bad.moves[0].clone();
+    bad.moves.push(extra);
+    assert!(verify(&bad).unwrap_err().contains("already over"));
+}
+
+#[test]
+fn tampered_results_and_reasons_are_caught() {
+    let r = didinga();
+    let reason = Reason::parse(r.tag("Reason").unwrap()).unwrap();
+
+    let mut bad = r.clone();
+    bad.result = match r.result {
+        GameResult::AWins => GameResult::BWins,
+        _ => GameResult::AWins,
+    };
+    assert!(verify(&bad).unwrap_err().contains("result line"));
+
+    let mut bad = r.clone();
+    let other = if reason == Reason::PlyCap {
+        Reason::Repetition
+    } else {
+        Reason::PlyCap
+    };
+    set_tag(&mut bad, "Reason", other.code());
+    assert!(verify(&bad).unwrap_err().contains("the rules say"));
+
+    // A failure claimed where the rules had ended the game.
+    let mut bad = r.clone();
+    set_tag(&mut bad, "Reason", "crash");
+    assert!(verify(&bad).unwrap_err().contains("already ended"));
+
+    let mut bad = r.clone();
+    set_tag(&mut bad, "Plies", "9999");
+    assert!(verify(&bad).unwrap_err().contains("Plies"));
+
+    let mut bad = r.clone();
+    set_tag(&mut bad, "Variant", "lango");
+    assert!(verify(&bad).unwrap_err().contains("Variant"));
+}
+
+#[test]
+fn failure_records_verify_only_as_a_loss_of_the_side_to_move() {
+    for reason in [Reason::Crash, Reason::Hang, Reason::TimeForfeit] {
+        let ok = as_failure(didinga(), 2, reason);
+        assert_eq!(verify(&ok).unwrap().reason, reason);
+        let mut bad = ok.clone();
+        bad.result = match ok.result {
+            GameResult::AWins => GameResult::BWins,
+            _ => GameResult::AWins,
+        };
+        let token = bad.result.token();
+        set_tag(&mut bad, "Result", token);
+        assert!(verify(&bad).unwrap_err().contains("who was to move"));
+    }
+}
+
+#[test]
+fn the_refused_move_must_really_be_refused() {
+    let base = as_failure(didinga(), 2, Reason::IllegalMove);
+    let legal_there = didinga().moves[base.moves.len()].mv.clone();
+
+    let mut r = base.clone();
+    set_tag(&mut r, "BadMove", "~a");
+    verify(&r).unwrap();
+    set_tag(&mut r, "BadMove", "0000");
+    verify(&r).unwrap();
+    set_tag(&mut r, "BadMove", &legal_there);
+    assert!(verify(&r).unwrap_err().contains("is a legal move"));
+    set_tag(&mut r, "BadMove", "@!");
+    assert!(verify(&r).unwrap_err().contains("not illegal-move"));
+
+    let mut r = base.clone();
+    set_tag(&mut r, "Reason", "malformed-move");
+    set_tag(&mut r, "BadMove", "@!");
+    verify(&r).unwrap();
+    set_tag(&mut r, "BadMove", "");
+    verify(&r).unwrap();
+    set_tag(&mut r, "BadMove", "~a");
+    assert!(verify(&r).unwrap_err().contains("not malformed-move"));
+}
+
+#[test]
+fn unreadable_files_name_the_line() {
+    let text = didinga().to_text();
+    let no_result = text.trim_end().rsplit_once('\n').unwrap().0.to_string();
+    let e = parse_records(&no_result).unwrap_err();
+    assert_eq!(e.line, 1, "{e}");
+    let e = parse_records("[Event \"x\"\n").unwrap_err();
+    assert!(e.msg.contains("tag"), "{e}");
+    let e = parse_records("0 a l\n1-0\n").unwrap_err();
+    assert!(e.msg.contains("tags"), "{e}");
+    let e = parse_records("[Event \"x\"]\n0 c l\n1-0\n").unwrap_err();
+    assert_eq!(e.line, 2);
+    assert!(replay_text("0 a l\n").is_err());
+}
+
+#[test]
+fn the_replay_command_reports_and_sets_its_exit_status() {
+    let dir = std::env::temp_dir().join(format!("choro-replay-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("good.txt");
+    let r = didinga();
+    let failure = as_failure(didinga(), 1, Reason::Hang);
+    std::fs::write(&good, r.to_text() + &failure.to_text()).unwrap();
+    let out = Command::new(BIN).arg("replay").arg(&good).output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(
+        stdout.contains(&format!(
+            "games 2 verified 2 mismatches 0 plies {}",
+            r.moves.len() + failure.moves.len()
+        )),
+        "{stdout}"
+    );
+    assert!(stdout.contains("hang 1"), "{stdout}");
+
+    let bad = dir.join("bad.txt");
+    let mut t = r.clone();
+    t.moves[0].mv = "~a".into();
+    std::fs::write(&bad, r.to_text() + &t.to_text()).unwrap();
+    let out = Command::new(BIN).arg("replay").arg(&bad).output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(stdout.contains("mismatch: game 1 (line"), "{stdout}");
+    assert!(
+        stdout.contains("games 2 verified 1 mismatches 1"),
+        "{stdout}"
+    );
+
+    let out = Command::new(BIN)
+        .arg("replay")
+        .arg(dir.join("missing.txt"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn side_letters_follow_the_position_not_alternation() {
+    // Every move line carries the side that made it, read from the position.
+    let r = didinga();
+    let mut g = Game::new(r.tag("Start").unwrap().parse().unwrap());
+    for m in &r.moves {
+        assert_eq!(m.side, g.position().side_to_move());
+        g.play_str(&m.mv).unwrap();
+    }
+    assert!(r.moves.iter().any(|m| m.side == Side::B));
+}

@@ -1,0 +1,510 @@
+//! `choro match` end to end: real choro processes at fixed depth, and every
+//! failure path with `choro-testengine`, which misbehaves on purpose.
+//! Every game played here is also re-played by the record verifier.
+
+use choro::matcher::engine::{EngineSpec, Proto};
+use choro::matcher::openings::OpeningPlan;
+use choro::matcher::record::{GameResult, Reason};
+use choro::matcher::referee::{Limits, Played, Settings, TimeControl};
+use choro::matcher::replay::verify;
+use choro::matcher::stats::SprtDecision;
+use choro::matcher::{run, MatchConfig, MatchSummary};
+use choro_engine::{Side, Variant};
+use std::path::PathBuf;
+use std::process::Command;
+use std::time::Duration;
+
+const CHORO: &str = env!("CARGO_BIN_EXE_choro");
+const TEST_ENGINE: &str = env!("CARGO_BIN_EXE_choro-testengine");
+
+fn choro(name: &str, algorithm: &str) -> EngineSpec {
+    EngineSpec {
+        name: name.into(),
+        cmd: CHORO.into(),
+        args: vec![],
+        proto: Proto::Ugi,
+        options: vec![("Algorithm".into(), algorithm.into())],
+    }
+}
+
+fn test_engine(name: &str, args: &[&str]) -> EngineSpec {
+    EngineSpec {
+        name: name.into(),
+        cmd: TEST_ENGINE.into(),
+        args: args.iter().map(|s| s.to_string()).collect(),
+        proto: Proto::Ugi,
+        options: vec![],
+    }
+}
+
+fn settings(limits: Limits) -> Settings {
+    Settings {
+        event: "test".into(),
+        variant: Variant::Didinga,
+        columns: 8,
+        opening_mode: "sequential".into(),
+        draw_plies: 1000,
+        limits,
+        // Generous: the tests share two cores with everything else.
+        margin: Duration::from_millis(200),
+        move_timeout: Duration::from_millis(400),
+        start_timeout: Duration::from_secs(10),
+        stop_grace: Duration::from_millis(300),
+    }
+}
+
+fn depth(d: u32) -> Limits {
+    Limits {
+        depth: Some(d),
+        ..Limits::default()
+    }
+}
+
+fn movetime(ms: u64) -> Limits {
+    Limits {
+        movetime: Some(Duration::from_millis(ms)),
+        ..Limits::default()
+    }
+}
+
+fn config(engines: Vec<EngineSpec>, games: u64, limits: Limits) -> MatchConfig {
+    MatchConfig {
+        engines,
+        gauntlet: false,
+        games,
+        settings: settings(limits),
+        // The start position: both games of every pair are then the same
+        // opening, and the second player always gets a move.
+        openings: OpeningPlan::Random { plies: 0, seed: 1 },
+        concurrency: 1,
+        sprt: None,
+    }
+}
+
+fn play(cfg: &MatchConfig) -> (MatchSummary, Vec<Played>) {
+    let mut games = Vec::new();
+    let summary = run(cfg, &mut |p, _| {
+        games.push(p.clone());
+        Ok(())
+    })
+    .unwrap();
+    for g in &games {
+        let v = verify(&g.record).unwrap_or_else(|e| panic!("{e}\n{}", g.record.to_text()));
+        assert_eq!((v.result, v.reason), (g.result, g.reason));
+    }
+    (summary, games)
+}
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("choro-match-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+#[test]
+fn two_choro_processes_at_fixed_depth() {
+    let mut cfg = config(
+        vec![choro("ab", "alphabeta"), choro("greedy", "greedy")],
+        4,
+        depth(2),
+    );
+    cfg.openings = OpeningPlan::Random { plies: 4, seed: 7 };
+    cfg.concurrency = 2;
+    cfg.engines[1].proto = Proto::Uci;
+    let (s, games) = play(&cfg);
+    let t = &s.tally;
+    assert_eq!(t.played, 4);
+    assert_eq!(s.stopped_early, None);
+    assert_eq!(t.per_pairing[0].wdl.games(), 4);
+    assert_eq!(t.per_pairing[0].penta.pairs(), 2);
+    assert!(t.failures.iter().all(|f| f.is_empty()), "{:?}", t.failures);
+    let mut by_number: Vec<&Played> = games.iter().collect();
+    by_number.sort_by_key(|p| p.job.number);
+    for pair in by_number.chunks(2) {
+        let (g1, g2) = (&pair[0].record, &pair[1].record);
+        assert_eq!(g1.tag("Pair"), g2.tag("Pair"));
+        assert_eq!(
+            g1.tag("Start"),
+            g2.tag("Start"),
+            "a pair shares its opening"
+        );
+        assert_eq!(g1.tag("A"), g2.tag("B"), "colours are swapped");
+        assert_eq!(g1.tag("A"), Some("ab"));
+        assert!(g1.tag("Book").unwrap().starts_with("random 4 plies seed 7"));
+        assert!(!pair[0].reason.is_failure());
+    }
+}
+
+#[test]
+fn the_go_line_follows_the_handshake() {
+    for (proto, fields) in [
+        (
+            Proto::Ugi,
+            "go p1time 10000 p2time 10000 p1inc 100 p2inc 100",
+        ),
+        (Proto::Uci, "go wtime 10000 btime 10000 winc 100 binc 100"),
+    ] {
+        let log = temp(&format!("log-{proto:?}.txt"));
+        let _ = std::fs::remove_file(&log);
+        let mut logged = test_engine("logged", &["--log", log.to_str().unwrap()]);
+        logged.proto = proto;
+        logged.options = vec![("Variant".into(), "didinga".into())];
+        let other = test_engine("other", &[]);
+        let limits = Limits {
+            tc: Some(TimeControl::parse("10+0.1").unwrap()),
+            ..Limits::default()
+        };
+        let (_, games) = play(&config(vec![logged, other], 2, limits));
+        let text = std::fs::read_to_string(&log).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        let hello = if proto == Proto::Ugi { "ugi" } else { "uci" };
+        assert_eq!(lines[0], hello, "{text}");
+        for want in [
+            "setoption name Variant value didinga",
+            "setoption name Columns value 8",
+            "setoption name Opening value sequential",
+            "setoption name DrawPlies value 1000",
+            if proto == Proto::Ugi { "uginewgame" } else { "ucinewgame" },
+            "isready",
+            "position fen didinga:8 2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2 a o2 0",
+            fields,
+        ] {
+            assert!(lines.contains(&want), "{want:?} missing from\n{text}");
+        }
+        // Later moves carry the moves so far, and A's clock moves by the
+        // increment less the time used (game 1, where this engine is A).
+        let moves = &games[0].record.moves;
+        let second_position = format!(
+            "position fen didinga:8 2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2 a o2 0 moves {} {}",
+            moves[0].mv, moves[1].mv
+        );
+        assert!(lines.contains(&second_position.as_str()), "{text}");
+        let game1 = text.split("newgame").nth(1).unwrap();
+        let a_times: Vec<u64> = game1
+            .lines()
+            .filter(|l| l.starts_with("go "))
+            .map(|l| l.split_whitespace().nth(2).unwrap().parse().unwrap())
+            .collect();
+        assert_eq!(
+            a_times.len(),
+            moves.iter().filter(|m| m.side == Side::A).count()
+        );
+        assert!(
+            a_times
+                .windows(2)
+                .all(|w| w[1] <= w[0] + 100 && w[1] + 1000 > w[0]),
+            "{a_times:?}"
+        );
+    }
+}
+
+/// The faulty engine is the first: it plays A in game 1 and B in game 2,
+/// fails at its first `go` in each, and is restarted in between.
+fn failing(fault: &[&str], limits: Limits) -> (MatchSummary, Vec<Played>) {
+    failing_with(fault, limits, Duration::from_millis(300))
+}
+
+fn failing_with(fault: &[&str], limits: Limits, grace: Duration) -> (MatchSummary, Vec<Played>) {
+    let mut cfg = config(
+        vec![test_engine("faulty", fault), test_engine("good", &[])],
+        2,
+        limits,
+    );
+    cfg.settings.stop_grace = grace;
+    let (s, games) = play(&cfg);
+    assert_eq!(s.tally.played, 2, "the match goes on after a failure");
+    assert_eq!(s.tally.per_pairing[0].wdl.losses, 2);
+    assert!(s.tally.failures[1].is_empty());
+    for g in &games {
+        let faulty_side = if g.job.engines[0] == 0 { "A" } else { "B" };
+        assert_eq!(g.failed, Some(0));
+        let detail = g.record.tag("Detail").unwrap();
+        assert!(
+            detail.starts_with(&format!("{faulty_side} (faulty): ")),
+            "{detail}"
+        );
+        let loser_lost = match faulty_side {
+            "A" => GameResult::BWins,
+            _ => GameResult::AWins,
+        };
+        assert_eq!(g.result, loser_lost);
+    }
+    (s, games)
+}
+
+fn only_reason(s: &MatchSummary, games: &[Played], reason: Reason) {
+    assert_eq!(
+        s.tally.failures[0].get(&reason),
+        Some(&2),
+        "{:?}",
+        s.tally.failures
+    );
+    assert!(games.iter().all(|g| g.reason == reason));
+}
+
+#[test]
+fn an_engine_that_exits_loses_and_is_restarted() {
+    let (s, games) = failing(&["--fault", "crash"], depth(1));
+    only_reason(&s, &games, Reason::Crash);
+    let d = games[0].record.tag("Detail").unwrap();
+    assert!(d.contains("exited with status 3"), "{d}");
+}
+
+#[test]
+fn an_engine_that_hangs_loses_and_is_killed() {
+    // Untimed: the move timeout, then stop goes unanswered.
+    let (s, games) = failing(&["--fault", "hang"], depth(1));
+    only_reason(&s, &games, Reason::Hang);
+    let d = games[0].record.tag("Detail").unwrap();
+    assert!(
+        d.contains("no bestmove within 400 ms; no answer to stop either"),
+        "{d}"
+    );
+    // Timed: a hang is still a hang when stop is not answered either.
+    let (s, games) = failing(&["--fault", "hang"], movetime(50));
+    only_reason(&s, &games, Reason::Hang);
+}
+
+#[test]
+fn an_engine_that_overruns_its_time_forfeits() {
+    // Deadline 50 + 200 ms; it answers after 600 ms, once stop has come,
+    // within the grace of 1.5 s.
+    let grace = Duration::from_millis(1500);
+    let slow = ["--fault", "slow", "--sleep", "600"];
+    let (s, games) = failing_with(&slow, movetime(50), grace);
+    only_reason(&s, &games, Reason::TimeForfeit);
+    let d = games[0].record.tag("Detail").unwrap();
+    assert!(
+        d.contains("no bestmove within 250 ms; answered stop"),
+        "{d}"
+    );
+    // The same engine at fixed depth overruns the move timeout: a hang.
+    let (s, games) = failing_with(&slow, depth(1), grace);
+    only_reason(&s, &games, Reason::Hang);
+    let d = games[0].record.tag("Detail").unwrap();
+    assert!(d.contains("answered stop"), "{d}");
+}
+
+#[test]
+fn time_forfeit_on_the_clock() {
+    // 0.2 s + 0 with a 200 ms margin: the slow engine's first move needs
+    // 0.6 s; it answers stop within the grace.
+    let limits = Limits {
+        tc: Some(TimeControl::parse("0.2").unwrap()),
+        ..Limits::default()
+    };
+    let slow = ["--fault", "slow", "--sleep", "600"];
+    let (s, games) = failing_with(&slow, limits, Duration::from_millis(1500));
+    only_reason(&s, &games, Reason::TimeForfeit);
+}
+
+#[test]
+fn illegal_and_malformed_moves_lose() {
+    let (s, games) = failing(&["--fault", "illegal"], depth(1));
+    only_reason(&s, &games, Reason::IllegalMove);
+    assert!(games.iter().all(|g| g.record.tag("BadMove").is_some()));
+
+    let (s, games) = failing(&["--fault", "null"], depth(1));
+    only_reason(&s, &games, Reason::IllegalMove);
+    assert_eq!(games[0].record.tag("BadMove"), Some("0000"));
+
+    let (s, games) = failing(&["--fault", "malformed"], depth(1));
+    only_reason(&s, &games, Reason::MalformedMove);
+    assert_eq!(games[0].record.tag("BadMove"), Some("@!"));
+
+    let (s, games) = failing(&["--fault", "empty"], depth(1));
+    only_reason(&s, &games, Reason::MalformedMove);
+}
+
+#[test]
+fn a_failure_mid_game_keeps_the_moves_before_it() {
+    // Fails at its third go of each process: the game has moves by then.
+    let (_, games) = failing(&["--fault", "illegal", "--at", "3"], depth(1));
+    for g in &games {
+        assert!(g.record.moves.len() >= 4, "{}", g.record.to_text());
+    }
+}
+
+#[test]
+fn engines_that_cannot_play_stop_the_match_before_it_starts() {
+    let cfg = config(
+        vec![
+            test_engine("dead", &["--fault", "exit-at-start"]),
+            test_engine("good", &[]),
+        ],
+        2,
+        depth(1),
+    );
+    let e = run(&cfg, &mut |_, _| Ok(())).unwrap_err();
+    assert!(e.starts_with("engine 'dead'"), "{e}");
+
+    let mut typo = choro("typo", "random");
+    typo.options = vec![("Algoritm".into(), "random".into())];
+    let cfg = config(vec![typo, choro("ok", "random")], 2, depth(1));
+    let e = run(&cfg, &mut |_, _| Ok(())).unwrap_err();
+    assert!(e.contains("does not list the option 'Algoritm'"), "{e}");
+
+    // A UCI-only engine asked for UGI never completes its handshake.
+    let mut cfg = config(
+        vec![
+            test_engine("uci-only", &["--only", "uci"]),
+            test_engine("good", &[]),
+        ],
+        2,
+        depth(1),
+    );
+    cfg.settings.start_timeout = Duration::from_millis(300);
+    let e = run(&cfg, &mut |_, _| Ok(())).unwrap_err();
+    assert!(e.contains("no ugiok within 300 ms"), "{e}");
+    cfg.engines[0].proto = Proto::Uci;
+    let (s, _) = play(&cfg);
+    assert_eq!(s.tally.played, 2);
+
+    let cfg = config(
+        vec![choro("x", "random"), choro("y", "random")],
+        3,
+        depth(1),
+    );
+    assert!(run(&cfg, &mut |_, _| Ok(())).unwrap_err().contains("even"));
+}
+
+#[test]
+fn sprt_stops_the_match_when_a_bound_is_crossed() {
+    let mut cfg = config(
+        vec![choro("ab", "alphabeta"), choro("rnd", "random")],
+        400,
+        depth(3),
+    );
+    cfg.openings = OpeningPlan::Random { plies: 4, seed: 3 };
+    cfg.sprt = Some(choro::matcher::stats::Sprt::new(0.0, 50.0, 0.05, 0.05).unwrap());
+    let (s, _) = play(&cfg);
+    let sp = s.tally.sprt.unwrap();
+    assert_eq!(sp.decision, Some(SprtDecision::H1), "{sp:?}");
+    assert!(sp.llr >= sp.sprt.bounds().1);
+    assert!(s.tally.played < 400, "{}", s.tally.played);
+    assert_eq!(s.stopped_early.as_deref(), Some("SPRT: H1 accepted"));
+}
+
+#[test]
+fn openings_come_from_a_file_in_order() {
+    let path = temp("openings.txt");
+    let p1 = "didinga:8 2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2 a o2 0";
+    let p2 = "didinga:8 2,2,2,2,2,2,2,3/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,1 b o1 1";
+    std::fs::write(
+        &path,
+        format!("# two openings\n{p1}\n\n{p2}  # B to open\n"),
+    )
+    .unwrap();
+    let text = std::fs::read_to_string(&path).unwrap();
+    let p = path.to_str().unwrap();
+    let plan = choro::matcher::openings::load_file(p, &text, Variant::Didinga, 8, 1000).unwrap();
+    let mut cfg = config(
+        vec![test_engine("x", &[]), test_engine("y", &[])],
+        6,
+        depth(1),
+    );
+    cfg.openings = plan;
+    let (_, mut games) = play(&cfg);
+    games.sort_by_key(|g| g.job.number);
+    let starts: Vec<&str> = games
+        .iter()
+        .map(|g| g.record.tag("Start").unwrap())
+        .collect();
+    assert_eq!(starts, [p1, p1, p2, p2, p1, p1]);
+    assert_eq!(games[2].record.tag("Book"), Some(format!("{p}:4").as_str()));
+    // B moves first from the second opening: the side comes from the position.
+    assert_eq!(games[2].record.moves[0].side, Side::B);
+
+    let e = choro::matcher::openings::load_file(p, &text, Variant::Lango, 8, 1000).unwrap_err();
+    assert!(
+        e.0.contains(":2: a didinga:8 position in a lango:8 match"),
+        "{e}"
+    );
+    let e = choro::matcher::openings::load_file(p, "didinga:8 1,2", Variant::Didinga, 8, 1000)
+        .unwrap_err();
+    assert!(e.0.starts_with(&format!("{p}:1:")), "{e}");
+}
+
+#[test]
+fn the_command_line_plays_writes_and_replays() {
+    let records = temp("cli-records.txt");
+    let json = temp("cli-summary.json");
+    let ab = format!("cmd={CHORO}");
+    let out = Command::new(CHORO)
+        .args([
+            "match",
+            "--engine",
+            "name=ab",
+            &ab,
+            "option.Algorithm=alphabeta",
+        ])
+        .args([
+            "--engine",
+            "name=rnd",
+            &ab,
+            "option.Algorithm=random",
+            "proto=uci",
+        ])
+        .args(["--games", "4", "--depth", "2", "--seed", "5", "--quiet"])
+        .arg("--records")
+        .arg(&records)
+        .arg("--json")
+        .arg(&json)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains("match: 4 of 4 games, didinga:8 sequential, depth=2"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("engine failures: none"), "{stdout}");
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(v["games_played"], 4);
+    let p = &v["pairings"][0];
+    assert_eq!(p["first"], "ab");
+    let wdl = ["wins", "draws", "losses"].map(|k| p[k].as_u64().unwrap());
+    assert_eq!(wdl.iter().sum::<u64>(), 4);
+    assert_eq!(p["pentanomial"].as_array().unwrap().len(), 5);
+    assert_eq!(v["engines"][1]["proto"], "uci");
+
+    let out = Command::new(CHORO)
+        .arg("replay")
+        .arg(&records)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(
+        stdout.contains("games 4 verified 4 mismatches 0"),
+        "{stdout}"
+    );
+
+    for (args, msg) in [
+        (vec!["--opening", "simultaneous"], "not implemented yet"),
+        (vec!["--variant", "lango", "--columns", "9"], "--columns 9"),
+        (
+            vec!["--sprt", "elo0=5", "elo1=0"],
+            "elo0 (5) must be below elo1 (0)",
+        ),
+        (vec!["--tc", "fast"], "--tc"),
+    ] {
+        let out = Command::new(CHORO)
+            .args([
+                "match", "--engine", "name=a", &ab, "--engine", "name=b", &ab,
+            ])
+            .args(["--depth", "1"])
+            .args(&args)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(msg), "{args:?}: {stderr}");
+    }
+}
