@@ -13,7 +13,12 @@ pub struct PerftCount {
     pub unique: u64,
 }
 
-/// Children of `pos` deduplicated, with how many moves lead to each.
+/// Above this many children, duplicates are found by sorting hashes rather
+/// than by comparing each child with the ones kept before it.
+const PAIRWISE_MAX: usize = 24;
+
+/// Children of `pos` deduplicated, with how many moves lead to each. The
+/// first child of each group is kept, in generation order.
 fn children(
     pos: &Position,
     budget: u32,
@@ -30,7 +35,34 @@ fn children(
     if buf.len() < 2 {
         return;
     }
-    // Sort small (hash, index) pairs, not the positions themselves.
+    if buf.len() <= PAIRWISE_MAX {
+        dedupe_pairwise(buf);
+    } else {
+        dedupe_sorted(buf, keys);
+    }
+}
+
+/// Few children (the common case): compare each with those kept so far.
+fn dedupe_pairwise(buf: &mut Vec<(Position, u64)>) {
+    let mut w = 0;
+    'next: for r in 0..buf.len() {
+        let h = buf[r].0.hash();
+        for j in 0..w {
+            if buf[j].0.hash() == h && buf[j].0.same_state(&buf[r].0) {
+                buf[j].1 += buf[r].1;
+                continue 'next;
+            }
+        }
+        if w != r {
+            buf[w] = buf[r];
+        }
+        w += 1;
+    }
+    buf.truncate(w);
+}
+
+/// Many children: sort small (hash, index) pairs, not the positions.
+fn dedupe_sorted(buf: &mut Vec<(Position, u64)>, keys: &mut Vec<(u64, u32)>) {
     keys.clear();
     keys.extend(
         buf.iter()
@@ -38,26 +70,28 @@ fn children(
             .map(|(i, (p, _))| (p.hash(), i as u32)),
     );
     keys.sort_unstable();
-    let mut w = 0;
-    for r in 0..keys.len() {
-        let (h, i) = keys[r];
-        if r > 0 {
-            let (ph, pi) = keys[w - 1];
-            if ph == h && buf[pi as usize].0.same_state(&buf[i as usize].0) {
-                buf[pi as usize].1 += 1;
-                continue;
+    // Within a run of equal hashes, each child joins the first earlier child
+    // with the same state (runs are short: a longer one means a collision).
+    let mut keep = vec![true; buf.len()];
+    let mut start = 0;
+    while start < keys.len() {
+        let h = keys[start].0;
+        let mut end = start + 1;
+        while end < keys.len() && keys[end].0 == h {
+            end += 1;
+        }
+        for r in start + 1..end {
+            let i = keys[r].1 as usize;
+            if let Some(j) = keys[start..r]
+                .iter()
+                .map(|&(_, j)| j as usize)
+                .find(|&j| keep[j] && buf[j].0.same_state(&buf[i].0))
+            {
+                buf[j].1 += buf[i].1;
+                keep[i] = false;
             }
         }
-        keys[w] = (h, i);
-        w += 1;
-    }
-    if w == buf.len() {
-        return;
-    }
-    // Keep the first of each group, in generation order.
-    let mut keep = vec![false; buf.len()];
-    for &(_, i) in &keys[..w] {
-        keep[i as usize] = true;
+        start = end;
     }
     let mut k = 0;
     buf.retain(|_| {

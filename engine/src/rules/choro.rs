@@ -8,12 +8,15 @@
 //! the path; every path is also cut at the lap budget. A cut path is not a
 //! legal move.
 
+mod didinga;
+
 use super::sower::{LapKind, Turn};
 use super::{acholi, lango, Cut, GenStats, LapRecord, MoveInfo};
 use crate::board::Position;
 use crate::types::geometry::{self, facing, is_front};
 use crate::types::moves::{Move, Token, MAX_TOKENS};
 use crate::types::{Dir, Variant};
+use std::mem::MaybeUninit;
 
 const NONE: u8 = 0xff;
 
@@ -37,8 +40,11 @@ pub(crate) struct ChoroGen<'p, F> {
     budget: u32,
     path: Move,
     depth: usize,
-    seen: [Turn; MAX_TOKENS],
-    seen_key: [u64; MAX_TOKENS],
+    /// Lap-end states of the decision points of the current path; only the
+    /// first `depth` are written (left uninitialised: a generator is made
+    /// per node, and Didinga never reads them).
+    seen: [MaybeUninit<Turn>; MAX_TOKENS],
+    seen_key: [MaybeUninit<u64>; MAX_TOKENS],
     pub stats: GenStats,
     sink: F,
     stop: bool,
@@ -57,7 +63,6 @@ where
     pub fn new(pos: &'p Position, budget: u32, sink: F) -> Self {
         let me = pos.side.index();
         let w = pos.width;
-        let fresh = Self::fresh_turn(pos);
         ChoroGen {
             pos,
             me,
@@ -70,8 +75,8 @@ where
             budget,
             path: Move::empty(w == 8),
             depth: 0,
-            seen: [fresh; MAX_TOKENS],
-            seen_key: [0; MAX_TOKENS],
+            seen: [const { MaybeUninit::uninit() }; MAX_TOKENS],
+            seen_key: [const { MaybeUninit::uninit() }; MAX_TOKENS],
             stats: GenStats::default(),
             sink,
             stop: false,
@@ -122,7 +127,16 @@ where
         }
     }
 
-    pub fn run_all(mut self) -> GenStats {
+    pub fn run_all(self) -> GenStats {
+        if self.variant == Variant::Didinga {
+            return didinga::generate(self.pos, self.budget, self.sink);
+        }
+        self.run_general()
+    }
+
+    /// The general generator, which handles Didinga too (the specialised
+    /// one is checked against it).
+    fn run_general(mut self) -> GenStats {
         let t = Self::fresh_turn(self.pos);
         self.starts(&t);
         self.stats
@@ -453,7 +467,15 @@ where
     fn decide(&mut self, pre: &Turn, opts: [Option<Opt>; 3]) {
         let key = pre.key();
         for i in 0..self.depth {
-            if self.seen_key[i] == key && self.seen[i].same_state(pre) {
+            // SAFETY: `seen[..depth]` and `seen_key[..depth]` were written
+            // below before `depth` grew.
+            let (seen, seen_key) = unsafe {
+                (
+                    self.seen[i].assume_init_ref(),
+                    self.seen_key[i].assume_init(),
+                )
+            };
+            if seen_key == key && seen.same_state(pre) {
                 self.stats.cut_repeat += 1;
                 self.note_cut(Cut::Repeat, pre.laps);
                 return;
@@ -463,8 +485,8 @@ where
             self.stats.cut_overflow += 1;
             return;
         }
-        self.seen[self.depth] = *pre;
-        self.seen_key[self.depth] = key;
+        self.seen[self.depth] = MaybeUninit::new(*pre);
+        self.seen_key[self.depth] = MaybeUninit::new(key);
         self.depth += 1;
         for opt in opts.into_iter().flatten() {
             if self.stop {
@@ -531,5 +553,87 @@ where
         if !(self.sink)(&self.path, &child, info) {
             self.stop = true;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::MoveInfo;
+
+    type Listing = (Vec<(String, Position, MoveInfo)>, GenStats);
+
+    fn list(pos: &Position, budget: u32, general: bool) -> Listing {
+        let mut v = Vec::new();
+        let sink = |m: &Move, p: &Position, i: MoveInfo| {
+            v.push((m.to_string(), *p, i));
+            true
+        };
+        let g = ChoroGen::new(pos, budget, sink);
+        let stats = if general {
+            g.run_general()
+        } else {
+            g.run_all()
+        };
+        (v, stats)
+    }
+
+    fn rng(x: &mut u64) -> u64 {
+        *x ^= *x << 13;
+        *x ^= *x >> 7;
+        *x ^= *x << 17;
+        *x
+    }
+
+    /// The Didinga generator lists the same moves, in the same order, with
+    /// the same children, per-move figures and statistics (cuts, laps and
+    /// drops of cut paths included) as the general one: on random games of
+    /// every width, on scattered boards with small budgets (budget cuts), and
+    /// on the never-ending positions of BENCHMARKS.md (cycle and budget cuts).
+    #[test]
+    fn didinga_generator_matches_the_general_one() {
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut checked = 0;
+        let mut cuts = GenStats::default();
+        let check = |p: &Position, budget: u32, cuts: &mut GenStats| {
+            let fast = list(p, budget, false);
+            let general = list(p, budget, true);
+            assert_eq!(fast.1, general.1, "{p} budget {budget}: statistics");
+            assert_eq!(fast.0, general.0, "{p} budget {budget}: moves");
+            cuts.add(&fast.1);
+            fast.0
+        };
+        for w in 8..=16u8 {
+            for game in 0..12 {
+                let mut p = Position::startpos(Variant::Didinga, w).unwrap();
+                for _ in 0..150 {
+                    let budget = if game % 3 == 0 {
+                        1 + (rng(&mut x) % 40) as u32
+                    } else {
+                        3000
+                    };
+                    let kids = check(&p, budget, &mut cuts);
+                    checked += 1;
+                    if kids.is_empty() {
+                        break;
+                    }
+                    p = kids[(rng(&mut x) % kids.len() as u64) as usize].1;
+                }
+            }
+        }
+        for s in [
+            "didinga:8 0,1,0,1,0,0,0,7/13,4,0,0,8,1,1,0/1,3,4,3,0,4,3,0/0,1,2,1,2,1,2,1 a m 28",
+            "didinga:8 1,1,0,3,1,0,0,0/0,0,0,0,0,0,0,1/0,12,8,3,2,3,0,1/10,6,1,6,2,1,0,2 a m 174",
+            "didinga:8 1,2,0,1,3,1,2,1/0,2,0,1,1,4,0,0/1,5,0,5,1,8,3,0/3,0,1,2,1,5,4,6 b m 33",
+            "didinga:8 0,5,0,1,1,1,4,0/7,0,7,0,4,0,2,1/0,3,0,3,3,0,6,1/3,2,0,3,0,1,0,6 a m 12",
+            "didinga:8 2,4,5,0,1,0,1,14/1,4,8,1,2,1,0,11/0,0,3,0,0,0,1,0/2,0,0,1,0,1,1,0 b m 45",
+        ] {
+            let p: Position = s.parse().unwrap();
+            for budget in [0, 1, 5, 500, 4000, crate::rules::LAP_BUDGET] {
+                check(&p, budget, &mut cuts);
+            }
+        }
+        assert!(checked > 5000, "{checked}");
+        assert!(cuts.cut_cycle >= 4 && cuts.cut_budget >= 100, "{cuts:?}");
     }
 }

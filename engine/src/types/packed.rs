@@ -126,6 +126,184 @@ impl Loop {
     }
 }
 
+/// One player's loop held in registers while a turn is sown, seen from a
+/// cursor: the hole of the last drop. The generator tracks the cursor's loop
+/// position `at` itself and passes it in; a type may use it or keep its
+/// holes rotated so that the cursor is always hole 0. The Didinga generator
+/// is generic over this, so that the 16-hole loop of every 8-wide board runs
+/// on one rotated `u128` ([`Ring16`]), where a relay lap is an add and a
+/// byte rotation, and wider loops on [`Loop`].
+pub trait Ring: Copy + Eq {
+    /// The loop length this type is made for; 0 for any.
+    const LEN: u8;
+    /// The loop with the cursor at position 0.
+    fn load(l: &Loop) -> Self;
+    /// Back to loop order, the cursor being at `at`.
+    fn store(self, at: u8) -> Loop;
+    /// Count of hole `h`, the cursor being at `at`.
+    fn count(self, h: u8, at: u8, len: u8) -> u8;
+    /// Empty hole `h`, the cursor being at `at`.
+    fn empty(&mut self, h: u8, at: u8, len: u8);
+    /// Sow `q` rounds and then `r` more counters (`r < len`) from hole
+    /// `first`, the cursor being at `at`; the cursor moves to the last drop,
+    /// `last`.
+    fn sow(&mut self, first: u8, q: u8, r: u8, at: u8, last: u8, len: u8);
+    /// Move the cursor from `at` to hole `to`.
+    fn seek(&mut self, at: u8, to: u8);
+    /// Count of the hole at the cursor.
+    #[inline]
+    fn cur(self, at: u8, len: u8) -> u8 {
+        self.count(at, at, len)
+    }
+    /// Empty the hole at the cursor.
+    #[inline]
+    fn clear_cur(&mut self, at: u8, len: u8) {
+        self.empty(at, at, len)
+    }
+    /// Occupied holes and holes with two or more of a loop of this length.
+    #[inline]
+    fn masks(l: &Loop) -> (u32, u32) {
+        (l.occupied(), l.movable())
+    }
+    /// [`sow`](Ring::sow) from the hole after the cursor (a relay).
+    #[inline]
+    fn relay(&mut self, q: u8, r: u8, at: u8, last: u8, len: u8) {
+        let first = if at + 1 == len { 0 } else { at + 1 };
+        self.sow(first, q, r, at, last, len);
+    }
+}
+
+impl Ring for Loop {
+    const LEN: u8 = 0;
+    #[inline]
+    fn load(l: &Loop) -> Self {
+        *l
+    }
+    #[inline]
+    fn store(self, _at: u8) -> Loop {
+        self
+    }
+    #[inline]
+    fn seek(&mut self, _at: u8, _to: u8) {}
+    #[inline]
+    fn count(self, h: u8, _at: u8, _len: u8) -> u8 {
+        Loop::get(&self, h)
+    }
+    #[inline]
+    fn empty(&mut self, h: u8, _at: u8, _len: u8) {
+        self.take(h);
+    }
+    #[inline]
+    fn sow(&mut self, first: u8, q: u8, r: u8, _at: u8, _last: u8, len: u8) {
+        let all = if len >= 32 {
+            u32::MAX
+        } else {
+            (1u32 << len) - 1
+        };
+        self.add_masked(range_bits(first, r, len), all, q);
+    }
+}
+
+/// A loop of exactly 16 holes (8-wide boards) in one `u128`, rotated so that
+/// the cursor is byte 0: reading and emptying the hole of the last drop is a
+/// byte operation, and the run of a lap is a mask of low bytes, rotated.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub struct Ring16(u128);
+
+const ONES16: u128 = 0x0101_0101_0101_0101_0101_0101_0101_0101;
+
+/// Occupied holes and holes with two or more of 16 packed bytes.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn masks16(lo: u64, hi: u64) -> (u32, u32) {
+    use std::arch::x86_64::*;
+    // SAFETY: SSE2 is part of the x86_64 baseline; these only compute.
+    unsafe {
+        let v = _mm_set_epi64x(hi as i64, lo as i64);
+        let zero = _mm_setzero_si128();
+        let empty = _mm_movemask_epi8(_mm_cmpeq_epi8(v, zero)) as u32;
+        let at_most_one =
+            _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_subs_epu8(v, _mm_set1_epi8(1)), zero)) as u32;
+        (!empty & 0xffff, !at_most_one & 0xffff)
+    }
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+#[inline]
+fn masks16(lo: u64, hi: u64) -> (u32, u32) {
+    let l = Loop([lo, hi, 0, 0]);
+    (l.occupied(), l.movable())
+}
+
+/// `RELAY16[r]`: ones in bytes 1..=r, the run of a relay of `r` (mod 16)
+/// counters from the hole after the cursor.
+static RELAY16: [u128; 16] = {
+    let mut t = [0u128; 16];
+    let mut r = 1;
+    while r < 16 {
+        t[r] = t[r - 1] | 1 << (8 * r);
+        r += 1;
+    }
+    t
+};
+
+impl Ring for Ring16 {
+    const LEN: u8 = 16;
+    #[inline]
+    fn load(l: &Loop) -> Self {
+        debug_assert!(l.0[2] == 0 && l.0[3] == 0);
+        Ring16(l.0[0] as u128 | (l.0[1] as u128) << 64)
+    }
+    #[inline]
+    fn store(self, at: u8) -> Loop {
+        let x = self.0.rotate_left(8 * (at & 15) as u32);
+        Loop([x as u64, (x >> 64) as u64, 0, 0])
+    }
+    #[inline]
+    fn count(self, h: u8, at: u8, _len: u8) -> u8 {
+        (self.0 >> (8 * (h.wrapping_sub(at) & 15))) as u8
+    }
+    #[inline]
+    fn empty(&mut self, h: u8, at: u8, _len: u8) {
+        self.0 &= !(0xffu128 << (8 * (h.wrapping_sub(at) & 15)));
+    }
+    #[inline]
+    fn sow(&mut self, first: u8, q: u8, r: u8, at: u8, last: u8, _len: u8) {
+        // Ones in bytes 0..r, moved to start at `first` (relative to the cursor).
+        let run = (ONES16 >> (8 * (15 - (r & 15)) as u32)) >> 8;
+        let rel = first.wrapping_sub(at) & 15;
+        let qq = (q as u64).wrapping_mul(0x0101_0101_0101_0101) as u128;
+        let x = self
+            .0
+            .wrapping_add(run.rotate_left(8 * rel as u32))
+            .wrapping_add(qq | qq << 64);
+        self.0 = x.rotate_right(8 * (last.wrapping_sub(at) & 15) as u32);
+    }
+    #[inline]
+    fn seek(&mut self, at: u8, to: u8) {
+        self.0 = self.0.rotate_right(8 * (to.wrapping_sub(at) & 15) as u32);
+    }
+    #[inline]
+    fn cur(self, _at: u8, _len: u8) -> u8 {
+        self.0 as u8
+    }
+    #[inline]
+    fn clear_cur(&mut self, _at: u8, _len: u8) {
+        self.0 &= !0xff;
+    }
+    #[inline]
+    fn masks(l: &Loop) -> (u32, u32) {
+        masks16(l.0[0], l.0[1])
+    }
+    #[inline]
+    fn relay(&mut self, q: u8, r: u8, _at: u8, _last: u8, _len: u8) {
+        let run = RELAY16[(r & 15) as usize];
+        let qq = (q as u64).wrapping_mul(0x0101_0101_0101_0101) as u128;
+        let x = self.0.wrapping_add(run).wrapping_add(qq | qq << 64);
+        self.0 = x.rotate_right(8 * (r & 15) as u32);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -161,5 +339,56 @@ mod tests {
         assert_eq!(&l.to_bytes()[..10], &[3, 2, 2, 2, 2, 2, 2, 2, 3, 3]);
         assert_eq!(l.get(10), 0);
         assert_eq!(l.total(), 23);
+    }
+
+    #[test]
+    fn ring16_matches_a_plain_loop() {
+        let mut x = 0x9e37_79b9u64;
+        let mut next = |m: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % m
+        };
+        for _ in 0..200 {
+            let mut plain = Loop::default();
+            for h in 0..16 {
+                plain.set(h, next(5) as u8);
+            }
+            let mut ring = Ring16::load(&plain);
+            let mut at = 0u8;
+            for _ in 0..50 {
+                let to = next(16) as u8;
+                ring.seek(at, to);
+                at = to;
+                assert_eq!(ring.cur(at, 16), plain.get(at));
+                let h = next(16) as u8;
+                assert_eq!(ring.count(h, at, 16), plain.get(h));
+                let hand = 1 + next(40) as u8;
+                let (q, r) = (hand / 16, hand % 16);
+                let last = (at + hand) % 16;
+                if next(2) == 0 {
+                    ring.empty(h, at, 16);
+                    plain.take(h);
+                    let first = next(16) as u8;
+                    let last = (first + hand - 1) % 16;
+                    ring.sow(first, q, r, at, last, 16);
+                    Ring::sow(&mut plain, first, q, r, 0, 0, 16);
+                    at = last;
+                } else {
+                    ring.clear_cur(at, 16);
+                    plain.take(at);
+                    ring.relay(q, r, at, last, 16);
+                    Ring::relay(&mut plain, q, r, at, last, 16);
+                    at = last;
+                }
+                let stored = ring.store(at);
+                assert_eq!(stored, plain);
+                assert_eq!(Ring16::masks(&stored), (plain.occupied(), plain.movable()));
+                if plain.total() > 100 {
+                    break;
+                }
+            }
+        }
     }
 }

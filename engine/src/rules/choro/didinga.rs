@@ -1,0 +1,324 @@
+//! Didinga's generator. A Didinga turn has no decisions: each start runs one
+//! path to its end (RULINGS 2-4), so the whole turn state lives in registers
+//! (both loops as [`Lanes`], the last hole, the origin) and the capture test
+//! is one bit of a mask of the mover's capturing holes, recomputed only when
+//! a capture changes the opponent's holes. It lists the same moves, in the
+//! same order, with the same statistics as the general generator: the same
+//! Brent checkpoints on the same state, the same budget test.
+
+use crate::board::{zobrist, Position};
+use crate::rules::{GenStats, MoveInfo};
+use crate::types::geometry::{self, facing};
+use crate::types::moves::{Move, Token};
+use crate::types::packed::{Loop, Ring, Ring16};
+use crate::types::{Phase, Side, Variant};
+use std::sync::OnceLock;
+
+/// The mover's loop positions that capture when a lap ends there on an
+/// occupied hole, given the opponent's occupied holes `opp_occ` (RULINGS 3:
+/// both facing holes hold counters): (front row, back row). The back-row set
+/// applies only in the opening, before the mover reaches his front row.
+#[inline]
+pub(crate) fn capture_sets(opp_occ: u32, w: u8) -> (u32, u32) {
+    let low = (1u32 << w) - 1;
+    // Bit k of `rev` is the opponent's hole 2W-1-k.
+    let rev = opp_occ.reverse_bits() >> (32 - 2 * w);
+    (
+        (rev & opp_occ & low) << w,
+        (opp_occ >> w) & (rev >> w) & low,
+    )
+}
+
+/// Every legal move of a Didinga position, as `Position::generate`.
+pub(crate) fn generate<F>(pos: &Position, budget: u32, sink: F) -> GenStats
+where
+    F: FnMut(&Move, &Position, MoveInfo) -> bool,
+{
+    match (pos.width == 8, pos.phase.is_opening()) {
+        (true, false) => run::<Ring16, false, F>(pos, budget, sink),
+        (true, true) => run::<Ring16, true, F>(pos, budget, sink),
+        (false, false) => run::<Loop, false, F>(pos, budget, sink),
+        (false, true) => run::<Loop, true, F>(pos, budget, sink),
+    }
+}
+
+/// Key sums of a player's loop of `len` holes walked round and round:
+/// `t[i]` is the sum of the keys of the first `i` holes so walked, so the
+/// board hash grows by `t[first + hand] - t[first]` when `hand` counters are
+/// sown from `first`, however often they wrap. Indices stay below 256: a
+/// lap starts below 32 and sows at most 8W <= 128 counters. For the loops
+/// of 16 to 32 holes (W = 8..=16); built once, without the heap.
+pub(crate) fn run_keys(side: usize, len: u8) -> &'static [u64; 256] {
+    type Table = [[[u64; 256]; 9]; 2];
+    static TABLE: OnceLock<Table> = OnceLock::new();
+    let t = TABLE.get_or_init(|| {
+        let mut t: Table = [[[0; 256]; 9]; 2];
+        for (s, side) in t.iter_mut().enumerate() {
+            for (k, row) in side.iter_mut().enumerate() {
+                let len = 16 + 2 * k;
+                for i in 1..256 {
+                    row[i] = row[i - 1].wrapping_add(zobrist::HOLE[s][(i - 1) % len]);
+                }
+            }
+        }
+        t
+    });
+    &t[side][(len as usize - 16) / 2]
+}
+
+/// The non-board parts of the hashes of `pos` and of its children: for the
+/// Choro codes (no stores, no Adjiboto history) from a table, since every
+/// call of the generator needs both.
+fn meta_hashes(pos: &Position) -> (u64, u64) {
+    let child_meta = |p: &Position| {
+        zobrist::meta(
+            p.variant,
+            p.width,
+            p.side.other(),
+            p.phase.next(),
+            p.stores,
+            [p.hist[0].0, p.hist[1].0],
+        )
+    };
+    if pos.stores != [0, 0] || pos.hist[0].0 != 0 || pos.hist[1].0 != 0 || pos.width > 16 {
+        return (pos.meta_hash(), child_meta(pos));
+    }
+    static TABLE: OnceLock<[u64; 4 * 17 * 2 * 3]> = OnceLock::new();
+    const PHASES: [Phase; 3] = [Phase::Opening2, Phase::Opening1, Phase::Main];
+    let index = |v: Variant, w: u8, s: Side, ph: Phase| {
+        ((v as usize * 17 + w as usize) * 2 + s as usize) * 3 + ph as usize
+    };
+    let t = TABLE.get_or_init(|| {
+        let mut t = [0u64; 4 * 17 * 2 * 3];
+        for v in Variant::ALL {
+            for w in 0..=16u8 {
+                for s in [Side::A, Side::B] {
+                    for ph in PHASES {
+                        t[index(v, w, s, ph)] = zobrist::meta(v, w, s, ph, [0, 0], [0, 0]);
+                    }
+                }
+            }
+        }
+        t
+    });
+    (
+        t[index(pos.variant, pos.width, pos.side, pos.phase)],
+        t[index(pos.variant, pos.width, pos.side.other(), pos.phase.next())],
+    )
+}
+
+/// The state Brent's algorithm compares (the general generator's
+/// `Turn::same_state`, less the fields that never change in Didinga).
+#[derive(Copy, Clone, PartialEq, Eq)]
+struct State<R> {
+    hash: u64,
+    mine: R,
+    theirs: R,
+    last: u8,
+    origin: u8,
+    front_reached: bool,
+}
+
+/// The generator proper, for loops of type `R`, in the opening (`OPEN`:
+/// back-row captures until the front row is reached) or the main phase.
+fn run<R: Ring, const OPEN: bool, F>(pos: &Position, budget: u32, mut sink: F) -> GenStats
+where
+    F: FnMut(&Move, &Position, MoveInfo) -> bool,
+{
+    let me = pos.side.index();
+    let opp = 1 - me;
+    let w = pos.width;
+    let len = if R::LEN == 0 { 2 * w } else { R::LEN };
+    let front = geometry::front_mask(w) as u64;
+    let mine0 = R::load(&pos.loops[me]);
+    let theirs0 = R::load(&pos.loops[opp]);
+    let (meta0, meta) = meta_hashes(pos);
+    let hash0 = pos.hash.wrapping_sub(meta0);
+    let keys_me = &zobrist::HOLE[me];
+    let keys_opp = &zobrist::HOLE[opp];
+    let run_keys = run_keys(me, len);
+    // The keys of `hand` counters sown from `first` (which may be `len`).
+    let sown = |first: u8, hand: u8| -> u64 {
+        run_keys[first.wrapping_add(hand) as usize].wrapping_sub(run_keys[first as usize])
+    };
+    let caps0 = capture_sets(pos.occupied[opp], w);
+    let wrap = |x: u8| if x >= len { x - len } else { x };
+    // The last drop of `hand` counters sown from `first` (which may be `len`).
+    let last_of = |first: u8, hand: u8| -> u8 {
+        if R::LEN != 0 {
+            first.wrapping_add(hand).wrapping_sub(1) & (R::LEN - 1)
+        } else {
+            ((first as u32 + hand as u32 - 1) % len as u32) as u8
+        }
+    };
+    let split = |hand: u8| -> (u8, u8) {
+        if R::LEN == 16 {
+            (hand >> 4, hand & 15)
+        } else {
+            // hand / len without a division: exact for hand < 256 and len <= 32.
+            let q = ((hand as u32 * 65536u32.div_ceil(len as u32)) >> 16) as u8;
+            (q, hand - q * len)
+        }
+    };
+    // Whether `hand` counters sown from `first` reach the front row.
+    let reaches_front = |first: u8, hand: u8| -> bool {
+        let run = if hand >= len {
+            u64::MAX
+        } else {
+            ((1u64 << hand) - 1) << first
+        };
+        (run | run >> len) & front != 0
+    };
+
+    // Everything but the board is the same for every child.
+    let mut child = *pos;
+    child.ply = pos.ply + 1;
+    child.side = pos.side.other();
+    child.phase = pos.phase.next();
+
+    let movable = pos.movable[me];
+    let starts = if OPEN {
+        movable & ((1u32 << w) - 1)
+    } else {
+        movable
+    };
+    // Driberg order (a, b, c, ...): loop position W-2 first.
+    let shift = w - 2;
+    let full = geometry::loop_mask(len) as u64;
+    let s = starts as u64;
+    let mut rot = ((s >> shift) | (s << (len - shift))) & full;
+    let cut_at = budget.saturating_add(1);
+
+    let mut stats = GenStats::default();
+    while rot != 0 {
+        let i = rot.trailing_zeros() as u8;
+        rot &= rot - 1;
+        let h = wrap(i + shift);
+        let mut path = Move::empty(w == 8);
+        // Driberg number: a (1) is loop position W-2.
+        path.push(Token::Lift(i + 1));
+
+        let mut mine = mine0;
+        let mut theirs = theirs0;
+        let (mut cap_front, mut cap_back) = caps0;
+        let mut opp_occ = pos.occupied[opp];
+        let mut hash = hash0;
+        let mut front_reached = false;
+        let mut origin = h;
+        let mut laps = 0u32;
+        let mut drops = 0u32;
+        let mut stop = false;
+
+        // The first lap lifts `h` and sows on like a relay from it.
+        mine.seek(0, h);
+        let mut last = h;
+        let mut v = mine.cur(last, len);
+        let mut capture = false;
+
+        // Brent: `saved` is the state at the last checkpoint; checkpoints are
+        // at laps 1, 2, 4, 8, ... `event` is the next lap count at which to
+        // save one or to cut the path at the budget. Before the first, `saved`
+        // matches nothing (no lap ends with its origin at 0xff).
+        let mut saved = State {
+            hash,
+            mine,
+            theirs,
+            last,
+            origin: 0xff,
+            front_reached,
+        };
+        let mut power = 0u32;
+        let mut event = 1u32.min(cut_at);
+        loop {
+            if capture {
+                let (of, ob) = facing(last, w);
+                let fr = theirs.count(of, 0, len);
+                let bk = theirs.count(ob, 0, len);
+                theirs.empty(of, 0, len);
+                theirs.empty(ob, 0, len);
+                opp_occ &= !(1 << of | 1 << ob);
+                (cap_front, cap_back) = capture_sets(opp_occ, w);
+                // The increment is sown from the hole after the origin, which is kept.
+                let first = wrap(origin + 1);
+                let hand = fr + bk;
+                let (q, r) = split(hand);
+                let l = last_of(first, hand);
+                mine.sow(first, q, r, last, l, len);
+                last = l;
+                hash = hash
+                    .wrapping_sub((fr as u64).wrapping_mul(keys_opp[of as usize]))
+                    .wrapping_sub((bk as u64).wrapping_mul(keys_opp[ob as usize]))
+                    .wrapping_add(sown(first, hand));
+                if !front_reached {
+                    front_reached = reaches_front(first, hand);
+                }
+                drops += hand as u32;
+            } else {
+                // Lift the hole of the cursor and sow on from the next.
+                mine.clear_cur(last, len);
+                origin = last;
+                let (q, r) = split(v);
+                let l = last_of(last + 1, v);
+                mine.relay(q, r, last, l, len);
+                hash = hash
+                    .wrapping_sub((v as u64).wrapping_mul(keys_me[last as usize]))
+                    .wrapping_add(sown(last + 1, v));
+                if !front_reached {
+                    front_reached = reaches_front(wrap(last + 1), v);
+                }
+                last = l;
+                drops += v as u32;
+            }
+            laps += 1;
+
+            let now = State {
+                hash,
+                mine,
+                theirs,
+                last,
+                origin,
+                front_reached,
+            };
+            if now.hash == saved.hash && now == saved {
+                stats.cut_cycle += 1;
+                break;
+            }
+            if laps == event {
+                if laps == cut_at {
+                    stats.cut_budget += 1;
+                    break;
+                }
+                saved = now;
+                power = power.max(1) << (laps > 1) as u32;
+                event = (laps + power).min(cut_at);
+            }
+
+            v = mine.cur(last, len);
+            if v == 1 {
+                child.loops[me] = mine.store(last);
+                child.loops[opp] = theirs.store(0);
+                (child.occupied[me], child.movable[me]) = R::masks(&child.loops[me]);
+                // Captures only empty holes of the opponent.
+                child.occupied[opp] = opp_occ;
+                child.movable[opp] = pos.movable[opp] & opp_occ;
+                child.hash = hash.wrapping_add(meta);
+                stats.moves += 1;
+                stop = !sink(&path, &child, MoveInfo { laps, drops });
+                break;
+            }
+            let caps = if OPEN && !front_reached {
+                cap_front | cap_back
+            } else {
+                cap_front
+            };
+            capture = caps >> last & 1 != 0;
+        }
+        // Cut paths count their laps too.
+        stats.laps += laps as u64;
+        stats.drops += drops as u64;
+        if stop {
+            break;
+        }
+    }
+    stats
+}
