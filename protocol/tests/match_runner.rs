@@ -370,19 +370,51 @@ fn engines_that_cannot_play_stop_the_match_before_it_starts() {
 
 #[test]
 fn sprt_stops_the_match_when_a_bound_is_crossed() {
+    // Independent of search strength: y forfeits at its third move, so x
+    // wins nearly every game. The games are deterministic (first legal
+    // moves, seeded openings).
     let mut cfg = config(
-        vec![choro("ab", "alphabeta"), choro("rnd", "random")],
-        400,
-        depth(3),
+        vec![
+            test_engine("x", &[]),
+            test_engine("y", &["--fault", "illegal", "--at", "3"]),
+        ],
+        200,
+        depth(1),
     );
-    cfg.openings = OpeningPlan::Random { plies: 4, seed: 3 };
+    cfg.openings = OpeningPlan::Random { plies: 4, seed: 5 };
     cfg.sprt = Some(choro::matcher::stats::Sprt::new(0.0, 50.0, 0.05, 0.05).unwrap());
     let (s, _) = play(&cfg);
     let sp = s.tally.sprt.unwrap();
     assert_eq!(sp.decision, Some(SprtDecision::H1), "{sp:?}");
     assert!(sp.llr >= sp.sprt.bounds().1);
-    assert!(s.tally.played < 400, "{}", s.tally.played);
+    assert!(s.tally.played < 200, "{}", s.tally.played);
+    let filled = s.tally.per_pairing[0]
+        .penta
+        .0
+        .iter()
+        .filter(|&&n| n > 0)
+        .count();
+    assert!(filled >= 2);
     assert_eq!(s.stopped_early.as_deref(), Some("SPRT: H1 accepted"));
+
+    // x against itself: every pair is the same game with colours swapped,
+    // so every pair scores one point; the LLR falls to the H0 bound.
+    let mut cfg = config(
+        vec![test_engine("x", &[]), test_engine("x2", &[])],
+        200,
+        depth(1),
+    );
+    cfg.openings = OpeningPlan::Random { plies: 4, seed: 5 };
+    cfg.sprt = Some(choro::matcher::stats::Sprt::new(0.0, 50.0, 0.05, 0.05).unwrap());
+    let (s, _) = play(&cfg);
+    let sp = s.tally.sprt.unwrap();
+    assert!(s.tally.played < 200, "{}", s.tally.played);
+    assert_eq!(
+        sp.decision,
+        Some(SprtDecision::H0),
+        "{sp:?} {:?}",
+        s.tally.per_pairing[0].penta
+    );
 }
 
 #[test]

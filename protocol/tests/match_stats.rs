@@ -105,23 +105,51 @@ fn sprt_bounds() {
 }
 
 // elo0 = 0, elo1 = 10: s0 = 0.5, s1 = 1/(1 + 10^(-10/400)) = 0.5143872.
-// Pentanomial [2, 8, 20, 12, 8] (no empty bin, so no regularisation):
-// LLR = N (s1 - s0)(2s - s0 - s1) / (2 var)
-//     = 50 * 0.0143872 * (1.16 - 1.0143872) / (2 * 0.0686) = 0.763469.
-// Trinomial W 60 D 20 L 20:
-// LLR = 100 * 0.0143872 * (1.4 - 1.0143872) / (2 * 0.16) = 1.733713.
+//
+// The exact GSPRT, by hand where the maximum-likelihood distributions have
+// a closed form: with only losses and wins (two outcomes) the distribution
+// of mean s is (1 - s, s), so for W 60 D 0 L 40
+// LLR = 100 (0.6 ln(s1/s0) + 0.4 ln((1 - s1)/(1 - s0)))
+//     = 100 (0.6 * 0.0283682 + 0.4 * (-0.0291965)) = 0.534231
+// (the 1e-3 regularisation of the empty draw bin moves it by 5e-6).
+//
+// The normal approximation N (s1 - s0)(2s - s0 - s1) / (2 var):
+// pentanomial [2, 8, 20, 12, 8] (no empty bin, so no regularisation):
+//     50 * 0.0143872 * (1.16 - 1.0143872) / (2 * 0.0686) = 0.763469;
+// trinomial W 60 D 20 L 20: 100 * 0.0143872 * (1.4 - 1.0143872) /
+//     (2 * 0.16) = 1.733713.
 #[test]
 fn sprt_llr_hand_values() {
     let s = Sprt::new(0.0, 10.0, 0.05, 0.05).unwrap();
+    close(s.llr_trinomial(&Wdl::new(60, 0, 40)), 0.534_231, 1e-5);
     close(
-        s.llr_pentanomial(&Penta([2, 8, 20, 12, 8])),
+        s.llr_pentanomial_normal(&Penta([2, 8, 20, 12, 8])),
         0.763_469,
         1e-5,
     );
-    close(s.llr_trinomial(&Wdl::new(60, 20, 20)), 1.733_713, 1e-5);
+    close(
+        s.llr_trinomial_normal(&Wdl::new(60, 20, 20)),
+        1.733_713,
+        1e-5,
+    );
+    // The exact values where the bisection is needed, from an independent
+    // script (same method): close to the approximation on real samples.
+    close(
+        s.llr_pentanomial(&Penta([2, 8, 20, 12, 8])),
+        0.720_997,
+        1e-5,
+    );
+    close(s.llr_trinomial(&Wdl::new(60, 20, 20)), 1.389_822, 1e-5);
     assert_eq!(s.llr_pentanomial(&Penta::default()), 0.0);
+    assert_eq!(s.llr_trinomial(&Wdl::default()), 0.0);
     // Symmetric results (s = 0.5) favour H0: LLR < 0.
     assert!(s.llr_pentanomial(&Penta([5, 10, 20, 10, 5])) < 0.0);
+    // The LLR grows with the evidence: ten times the pairs, ten times it.
+    close(
+        s.llr_pentanomial(&Penta([20, 80, 200, 120, 80])),
+        7.209_968,
+        1e-5,
+    );
 }
 
 #[test]
@@ -130,30 +158,36 @@ fn sprt_decides_at_the_bounds() {
     assert_eq!(s.decision(2.95), Some(SprtDecision::H1));
     assert_eq!(s.decision(-2.95), Some(SprtDecision::H0));
     assert_eq!(s.decision(2.9), None);
-    // 10x the pairs of the hand example: LLR 7.63 -> H1.
     let big = Penta([20, 80, 200, 120, 80]);
-    close(s.llr_pentanomial(&big), 7.634_69, 1e-4);
-    assert_eq!(s.decision(s.llr_pentanomial(&big)), Some(SprtDecision::H1));
-    // One won pair: empty bins count 1e-3 of a pair each (fishtest's
-    // regularisation), so N = 1.004, s = (1 + 0.001 (3/4 + 1/2 + 1/4)) /
-    // 1.004 = 0.997510, var = 0.0018613, and for elo1 = 5 (s1 = 0.5071955)
-    // LLR = 1.004 * 0.0071955 * (1.995020 - 1.0071955) / (2 * 0.0018613)
-    //     = 1.9169. With elo1 = 10 the same pair gives 3.805, past the
-    // bound: the approximation is crude while all pairs share one bin, so
-    // `assess` takes no decision until two bins are filled.
-    let one = Penta([0, 0, 0, 0, 1]);
-    let s5 = Sprt::new(0.0, 5.0, 0.05, 0.05).unwrap();
-    close(s5.llr_pentanomial(&one), 1.9169, 1e-3);
-    close(s.llr_pentanomial(&one), 3.8051, 1e-3);
-    assert_eq!(s.decision(3.8051), Some(SprtDecision::H1));
-    assert_eq!(s.assess(&one), (s.llr_pentanomial(&one), None));
-    assert_eq!(s.assess(&Penta([0, 0, 0, 0, 40])).1, None);
     assert_eq!(s.assess(&big).1, Some(SprtDecision::H1));
-    // Two bins filled: [0, 0, 0, 1, 1]. Unregularised s = 0.875,
-    // var = 0.015625, LLR = 2 * 0.0143872 * (1.75 - 1.0143872) /
-    // (2 * 0.015625) = 0.67735; with the three empty bins at 1e-3 each,
-    // N = 2.003, s = 0.874064, var = 0.0162482, LLR = 0.65068.
-    let (llr, d) = s.assess(&Penta([0, 0, 0, 1, 1]));
-    close(llr, 0.650_68, 1e-4);
-    assert_eq!(d, None);
+    assert_eq!(s.assess(&Penta([2, 8, 20, 12, 8])).1, None);
+}
+
+// Samples where every pair so far had the same score. The normal
+// approximation's variance is then only the regularisation's: one won pair
+// (N = 1.004, s = (1 + 0.001 (3/4 + 1/2 + 1/4)) / 1.004 = 0.997510,
+// var = 0.0018613) gives 1.004 * 0.0143872 * (1.995020 - 1.0143872) /
+// (2 * 0.0018613) = 3.805, past the bound after a single pair. The exact
+// LLR adds about 0.028 per won pair (about 2 ln(s1/s0): the likeliest
+// distribution of mean s moves the pair's weight towards a draw) and
+// needs over a hundred of them; two equal engines, every pair 1-1, drift
+// to H0.
+#[test]
+fn sprt_is_sober_on_identical_pairs() {
+    let s = Sprt::new(0.0, 10.0, 0.05, 0.05).unwrap();
+    let one = Penta([0, 0, 0, 0, 1]);
+    close(s.llr_pentanomial_normal(&one), 3.8051, 1e-3);
+    close(s.llr_pentanomial(&one), 0.028_424, 1e-5);
+    assert_eq!(s.assess(&Penta([0, 0, 0, 0, 2])).1, None);
+    assert_eq!(s.assess(&Penta([0, 0, 0, 0, 100])).1, None);
+    assert_eq!(
+        s.assess(&Penta([0, 0, 0, 0, 110])).1,
+        Some(SprtDecision::H1)
+    );
+    let wide = Sprt::new(0.0, 50.0, 0.05, 0.05).unwrap();
+    assert_eq!(wide.assess(&Penta([0, 0, 10, 0, 0])).1, None);
+    assert_eq!(
+        wide.assess(&Penta([0, 0, 20, 0, 0])).1,
+        Some(SprtDecision::H0)
+    );
 }

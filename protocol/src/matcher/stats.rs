@@ -1,6 +1,9 @@
 //! Match statistics: win/draw/loss and pentanomial counts, the Elo
 //! difference with a 95% interval, the likelihood of superiority, and the
-//! sequential probability ratio test (SPRT) as fishtest and OpenBench run it.
+//! generalised sequential probability ratio test (GSPRT) as fishtest runs
+//! it: logistic Elo bounds, pentanomial counts of game pairs, the exact
+//! log-likelihood ratio (its normal approximation, as OpenBench uses, is
+//! kept for comparison).
 //!
 //! Scores are always from the first engine's side: a win is 1, a draw 1/2.
 //! The Elo model is the logistic one, `s = 1 / (1 + 10^(-elo/400))`.
@@ -178,6 +181,37 @@ fn moments(samples: &[(f64, f64)]) -> Option<(f64, f64)> {
     Some((mean, var))
 }
 
+/// The `lambda` of the maximum-likelihood distribution with mean `s` over
+/// outcomes `(x, frequency)`: the root of
+/// `g(l) = sum q (x - s) / (1 + l (x - s))` on the interval where every
+/// `1 + l (x - s)` is positive. `None` unless `s` lies strictly inside the
+/// observed range.
+fn mle_lambda(q: &[(f64, f64)], s: f64) -> Option<f64> {
+    let lo_x = q.iter().map(|&(x, _)| x).fold(f64::INFINITY, f64::min);
+    let hi_x = q.iter().map(|&(x, _)| x).fold(f64::NEG_INFINITY, f64::max);
+    if !(lo_x < s && s < hi_x) {
+        return None;
+    }
+    let g = |l: f64| -> f64 {
+        q.iter()
+            .map(|&(x, p)| p * (x - s) / (1.0 + l * (x - s)))
+            .sum()
+    };
+    let (mut lo, mut hi) = (-1.0 / (hi_x - s), 1.0 / (s - lo_x));
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if mid <= lo || mid >= hi {
+            break;
+        }
+        if g(mid) > 0.0 {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    Some(0.5 * (lo + hi))
+}
+
 /// A score with its standard error, and what it means in Elo.
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub struct Estimate {
@@ -268,12 +302,44 @@ impl Sprt {
         )
     }
 
-    /// The generalised SPRT's log-likelihood ratio in its normal
-    /// approximation (fishtest's `LLR_alt2`, OpenBench):
+    /// The generalised SPRT's log-likelihood ratio, exactly (fishtest's
+    /// `LLR_logistic`): for each hypothesis the distribution of maximum
+    /// likelihood over the observed outcomes whose mean score is `s0` (or
+    /// `s1`) is `p_i = q_i / (1 + lambda (x_i - s))`, with `q` the observed
+    /// frequencies of the unit scores `x_i` and `lambda` the root of
+    /// `sum q_i (x_i - s) / (1 + lambda (x_i - s)) = 0` (found by bisection:
+    /// the sum falls strictly with `lambda`); the LLR is
+    /// `N sum q_i ln(p1_i / p0_i)`. Unlike the normal approximation it stays
+    /// sober when every unit so far had the same score.
+    fn llr_exact(&self, samples: &[(f64, f64)]) -> f64 {
+        let n: f64 = samples.iter().map(|&(w, _)| w).sum();
+        if n <= 0.0 {
+            return 0.0;
+        }
+        let q: Vec<(f64, f64)> = samples
+            .iter()
+            .filter(|&&(w, _)| w > 0.0)
+            .map(|&(w, x)| (x, w / n))
+            .collect();
+        let (s0, s1) = (score_from_elo(self.elo0), score_from_elo(self.elo1));
+        match (mle_lambda(&q, s0), mle_lambda(&q, s1)) {
+            (Some(l0), Some(l1)) => {
+                n * q
+                    .iter()
+                    .map(|&(x, p)| p * ((1.0 + l0 * (x - s0)).ln() - (1.0 + l1 * (x - s1)).ln()))
+                    .sum::<f64>()
+            }
+            _ => 0.0,
+        }
+    }
+
+    /// The LLR's normal approximation (fishtest's `LLR_alt2`, OpenBench):
     /// `N (s1 - s0) (2 s - s0 - s1) / (2 var)`, with `s` and `var` the
-    /// sample mean and variance of one unit's score, `N` the units and
-    /// `s0`, `s1` the scores of `elo0` and `elo1`.
-    fn llr(&self, samples: &[(f64, f64)]) -> f64 {
+    /// sample mean and variance of one unit's score. Close to the exact
+    /// value on real samples; on a sample of identical units its variance
+    /// is only the regularisation's and it overshoots (two won pairs would
+    /// accept H1 of a [0, 5] test), which is why the match uses the exact one.
+    fn llr_normal(&self, samples: &[(f64, f64)]) -> f64 {
         let Some((s, var)) = moments(samples) else {
             return 0.0;
         };
@@ -285,33 +351,53 @@ impl Sprt {
         n * (s1 - s0) * (2.0 * s - s0 - s1) / (2.0 * var)
     }
 
-    /// The LLR over game pairs (empty bins regularised as fishtest does).
+    fn trinomial_samples(w: &Wdl) -> [(f64, f64); 3] {
+        let reg = |n: u64| if n == 0 { 1e-3 } else { n as f64 };
+        [
+            (reg(w.losses), 0.0),
+            (reg(w.draws), 0.5),
+            (reg(w.wins), 1.0),
+        ]
+    }
+
+    /// The exact LLR over game pairs. Empty bins count as 1e-3 of a pair
+    /// (fishtest's regularisation), so that both hypotheses' means lie
+    /// inside the observed range.
     pub fn llr_pentanomial(&self, p: &Penta) -> f64 {
         if p.pairs() == 0 {
             return 0.0;
         }
-        self.llr(&p.weighted(true))
+        self.llr_exact(&p.weighted(true))
     }
 
-    /// The LLR over single games (for matches that are not played in pairs).
+    /// The exact LLR over single games (regularised likewise).
     pub fn llr_trinomial(&self, w: &Wdl) -> f64 {
-        self.llr(&[
-            (w.losses as f64, 0.0),
-            (w.draws as f64, 0.5),
-            (w.wins as f64, 1.0),
-        ])
+        if w.games() == 0 {
+            return 0.0;
+        }
+        self.llr_exact(&Self::trinomial_samples(w))
     }
 
-    /// The LLR of the pairs so far and the hypothesis it accepts, if any.
-    /// No decision is taken while every pair falls in one pentanomial bin:
-    /// the variance is then only the regularisation's, and the normal
-    /// approximation would accept H1 of a [0, 5] test after two won pairs.
-    /// (cutechess withholds its decision in the same way until it has seen
-    /// wins, draws and losses.)
+    /// The normal approximation over game pairs, for comparison.
+    pub fn llr_pentanomial_normal(&self, p: &Penta) -> f64 {
+        if p.pairs() == 0 {
+            return 0.0;
+        }
+        self.llr_normal(&p.weighted(true))
+    }
+
+    /// The normal approximation over single games, for comparison.
+    pub fn llr_trinomial_normal(&self, w: &Wdl) -> f64 {
+        if w.games() == 0 {
+            return 0.0;
+        }
+        self.llr_normal(&Self::trinomial_samples(w))
+    }
+
+    /// The exact LLR of the pairs so far and the hypothesis it accepts.
     pub fn assess(&self, p: &Penta) -> (f64, Option<SprtDecision>) {
         let llr = self.llr_pentanomial(p);
-        let spread = p.0.iter().filter(|&&n| n > 0).count() >= 2;
-        (llr, if spread { self.decision(llr) } else { None })
+        (llr, self.decision(llr))
     }
 
     /// The hypothesis accepted at this LLR, if a bound is crossed.
