@@ -24,6 +24,8 @@ fn signed(x: f64, digits: usize) -> String {
     } else if x.is_nan() {
         "nan".to_string()
     } else {
+        // -400 log10(1) is -0.0; an even score reads +0.0.
+        let x = if x == 0.0 { 0.0 } else { x };
         format!("{x:+.digits$}")
     }
 }
