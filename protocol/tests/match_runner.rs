@@ -344,6 +344,15 @@ fn engines_that_cannot_play_stop_the_match_before_it_starts() {
     let e = run(&cfg, &mut |_, _| Ok(())).unwrap_err();
     assert!(e.contains("does not list the option 'Algoritm'"), "{e}");
 
+    let mut bad_value = choro("bad", "random");
+    bad_value.options = vec![("Algorithm".into(), "alphabta".into())];
+    let cfg = config(vec![bad_value, choro("ok", "random")], 2, depth(1));
+    let e = run(&cfg, &mut |_, _| Ok(())).unwrap_err();
+    assert!(
+        e.starts_with("engine 'bad' refused its settings: info string error"),
+        "{e}"
+    );
+
     // A UCI-only engine asked for UGI never completes its handshake.
     let mut cfg = config(
         vec![

@@ -354,12 +354,21 @@ impl Engine {
         }
     }
 
-    /// `isready`, then wait for `readyok`, skipping other lines.
-    pub fn sync(&mut self, timeout: Duration) -> Result<(), Fault> {
+    /// `isready`, then wait for `readyok`. Returns the `info string
+    /// error` lines seen on the way (an option value the engine refused).
+    pub fn sync(&mut self, timeout: Duration) -> Result<Vec<String>, Fault> {
         self.send("isready")?;
         let deadline = Instant::now() + timeout;
-        while self.recv_until(deadline, timeout, "readyok")? != "readyok" {}
-        Ok(())
+        let mut errors = Vec::new();
+        loop {
+            let line = self.recv_until(deadline, timeout, "readyok")?;
+            if line == "readyok" {
+                return Ok(errors);
+            }
+            if line.starts_with("info string error") {
+                errors.push(line);
+            }
+        }
     }
 
     /// Send the position and `go`, and wait for `bestmove` until

@@ -288,9 +288,9 @@ pub fn run(
     })
 }
 
-/// Start an engine once: it must complete its handshake and list every
-/// option the user set for it (a misspelt option would otherwise be
-/// silently ignored for the whole match).
+/// Start an engine once: it must complete its handshake, list every
+/// option the user set for it and accept the values (a misspelt option or
+/// value would otherwise be silently ignored for the whole match).
 fn check_engine(spec: &EngineSpec, s: &Settings) -> Result<(), String> {
     let mut e = Engine::start(spec, s.start_timeout)
         .map_err(|f| format!("engine '{}' ({}): {f}", spec.name, spec.cmd))?;
@@ -303,9 +303,16 @@ fn check_engine(spec: &EngineSpec, s: &Settings) -> Result<(), String> {
             ));
         }
     }
-    referee::configure(&mut e, spec, s)
+    let refused = referee::configure(&mut e, spec, s)
         .and_then(|()| e.sync(s.start_timeout))
         .map_err(|f| format!("engine '{}': {f}", spec.name))?;
+    if !refused.is_empty() {
+        return Err(format!(
+            "engine '{}' refused its settings: {}",
+            spec.name,
+            refused.join(" | ")
+        ));
+    }
     e.quit();
     Ok(())
 }
