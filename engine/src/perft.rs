@@ -43,16 +43,22 @@ fn children(
 }
 
 /// Few children (the common case): compare each with those kept so far.
+/// A 64-bit filter of the kept hashes skips the scan for most new children.
 fn dedupe_pairwise(buf: &mut Vec<(Position, u64)>) {
+    let mut filter = 0u64;
     let mut w = 0;
     'next: for r in 0..buf.len() {
         let h = buf[r].0.hash();
-        for j in 0..w {
-            if buf[j].0.hash() == h && buf[j].0.same_state(&buf[r].0) {
-                buf[j].1 += buf[r].1;
-                continue 'next;
+        let bit = 1u64 << (h >> 58);
+        if filter & bit != 0 {
+            for j in 0..w {
+                if buf[j].0.hash() == h && buf[j].0.same_state(&buf[r].0) {
+                    buf[j].1 += buf[r].1;
+                    continue 'next;
+                }
             }
         }
+        filter |= bit;
         if w != r {
             buf[w] = buf[r];
         }

@@ -104,6 +104,16 @@ impl Loop {
         m
     }
 
+    /// The loop with every hole outside `holes` emptied.
+    #[inline]
+    pub fn keep(&self, holes: u32) -> Loop {
+        let mut l = *self;
+        for k in 0..4 {
+            l.0[k] &= SPREAD[((holes >> (8 * k)) & 0xff) as usize].wrapping_mul(0xff);
+        }
+        l
+    }
+
     /// Total counters in the loop.
     #[inline]
     pub fn total(&self) -> u32 {
@@ -131,8 +141,8 @@ impl Loop {
 /// position `at` itself and passes it in; a type may use it or keep its
 /// holes rotated so that the cursor is always hole 0. The Didinga generator
 /// is generic over this, so that the 16-hole loop of every 8-wide board runs
-/// on one rotated `u128` ([`Ring16`]), where a relay lap is an add and a
-/// byte rotation, and wider loops on [`Loop`].
+/// on one rotated `u128` ([`Ring16`]), where a relay lap is one add from a
+/// table and a byte rotation, and wider loops on [`Loop`].
 pub trait Ring: Copy + Eq {
     /// The loop length this type is made for; 0 for any.
     const LEN: u8;
@@ -144,10 +154,9 @@ pub trait Ring: Copy + Eq {
     fn count(self, h: u8, at: u8, len: u8) -> u8;
     /// Empty hole `h`, the cursor being at `at`.
     fn empty(&mut self, h: u8, at: u8, len: u8);
-    /// Sow `q` rounds and then `r` more counters (`r < len`) from hole
-    /// `first`, the cursor being at `at`; the cursor moves to the last drop,
-    /// `last`.
-    fn sow(&mut self, first: u8, q: u8, r: u8, at: u8, last: u8, len: u8);
+    /// Sow `hand` counters from hole `first`, the cursor being at `at`; the
+    /// cursor moves to the last drop, `last`.
+    fn sow(&mut self, first: u8, hand: u8, at: u8, last: u8, len: u8);
     /// Move the cursor from `at` to hole `to`.
     fn seek(&mut self, at: u8, to: u8);
     /// Count of the hole at the cursor.
@@ -167,9 +176,9 @@ pub trait Ring: Copy + Eq {
     }
     /// [`sow`](Ring::sow) from the hole after the cursor (a relay).
     #[inline]
-    fn relay(&mut self, q: u8, r: u8, at: u8, last: u8, len: u8) {
+    fn relay(&mut self, hand: u8, at: u8, last: u8, len: u8) {
         let first = if at + 1 == len { 0 } else { at + 1 };
-        self.sow(first, q, r, at, last, len);
+        self.sow(first, hand, at, last, len);
     }
 }
 
@@ -194,7 +203,10 @@ impl Ring for Loop {
         self.take(h);
     }
     #[inline]
-    fn sow(&mut self, first: u8, q: u8, r: u8, _at: u8, _last: u8, len: u8) {
+    fn sow(&mut self, first: u8, hand: u8, _at: u8, _last: u8, len: u8) {
+        // hand / len without a division: exact for hand < 256 and len <= 32.
+        let q = ((hand as u32 * 65536u32.div_ceil(len as u32)) >> 16) as u8;
+        let r = hand - q * len;
         let all = if len >= 32 {
             u32::MAX
         } else {
@@ -205,12 +217,10 @@ impl Ring for Loop {
 }
 
 /// A loop of exactly 16 holes (8-wide boards) in one `u128`, rotated so that
-/// the cursor is byte 0: reading and emptying the hole of the last drop is a
-/// byte operation, and the run of a lap is a mask of low bytes, rotated.
+/// the cursor is byte 0: reading and emptying the hole of the last drop are
+/// byte operations, and a lap is an add from a table and a byte rotation.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub struct Ring16(u128);
-
-const ONES16: u128 = 0x0101_0101_0101_0101_0101_0101_0101_0101;
 
 /// Occupied holes and holes with two or more of 16 packed bytes.
 #[cfg(target_arch = "x86_64")]
@@ -235,14 +245,21 @@ fn masks16(lo: u64, hi: u64) -> (u32, u32) {
     (l.occupied(), l.movable())
 }
 
-/// `RELAY16[r]`: ones in bytes 1..=r, the run of a relay of `r` (mod 16)
-/// counters from the hole after the cursor.
-static RELAY16: [u128; 16] = {
-    let mut t = [0u128; 16];
-    let mut r = 1;
-    while r < 16 {
-        t[r] = t[r - 1] | 1 << (8 * r);
-        r += 1;
+/// `RELAY16[n]`: what a relay of `n` counters adds to a 16-hole loop seen
+/// from the hole before its first drop: `n / 16` everywhere and one more in
+/// bytes 1..=n % 16. An 8-wide board holds at most 64 counters.
+static RELAY16: [u128; 128] = {
+    let mut t = [0u128; 128];
+    let mut n = 1;
+    while n < 128 {
+        let mut v = 0u128;
+        let mut i = 1;
+        while i <= n {
+            v += 1 << (8 * (i % 16));
+            i += 1;
+        }
+        t[n] = v;
+        n += 1;
     }
     t
 };
@@ -268,16 +285,11 @@ impl Ring for Ring16 {
         self.0 &= !(0xffu128 << (8 * (h.wrapping_sub(at) & 15)));
     }
     #[inline]
-    fn sow(&mut self, first: u8, q: u8, r: u8, at: u8, last: u8, _len: u8) {
-        // Ones in bytes 0..r, moved to start at `first` (relative to the cursor).
-        let run = (ONES16 >> (8 * (15 - (r & 15)) as u32)) >> 8;
-        let rel = first.wrapping_sub(at) & 15;
-        let qq = (q as u64).wrapping_mul(0x0101_0101_0101_0101) as u128;
-        let x = self
-            .0
-            .wrapping_add(run.rotate_left(8 * rel as u32))
-            .wrapping_add(qq | qq << 64);
-        self.0 = x.rotate_right(8 * (last.wrapping_sub(at) & 15) as u32);
+    fn sow(&mut self, first: u8, hand: u8, at: u8, last: u8, len: u8) {
+        // Look from the hole before `first`, then it is a relay.
+        let before = first.wrapping_sub(1) & 15;
+        self.seek(at, before);
+        self.relay(hand, before, last, len);
     }
     #[inline]
     fn seek(&mut self, at: u8, to: u8) {
@@ -296,11 +308,9 @@ impl Ring for Ring16 {
         masks16(l.0[0], l.0[1])
     }
     #[inline]
-    fn relay(&mut self, q: u8, r: u8, _at: u8, _last: u8, _len: u8) {
-        let run = RELAY16[(r & 15) as usize];
-        let qq = (q as u64).wrapping_mul(0x0101_0101_0101_0101) as u128;
-        let x = self.0.wrapping_add(run).wrapping_add(qq | qq << 64);
-        self.0 = x.rotate_right(8 * (r & 15) as u32);
+    fn relay(&mut self, hand: u8, _at: u8, _last: u8, _len: u8) {
+        let x = self.0.wrapping_add(RELAY16[(hand & 127) as usize]);
+        self.0 = x.rotate_right(8 * (hand & 15) as u32);
     }
 }
 
@@ -365,21 +375,20 @@ mod tests {
                 let h = next(16) as u8;
                 assert_eq!(ring.count(h, at, 16), plain.get(h));
                 let hand = 1 + next(40) as u8;
-                let (q, r) = (hand / 16, hand % 16);
                 let last = (at + hand) % 16;
                 if next(2) == 0 {
                     ring.empty(h, at, 16);
                     plain.take(h);
                     let first = next(16) as u8;
                     let last = (first + hand - 1) % 16;
-                    ring.sow(first, q, r, at, last, 16);
-                    Ring::sow(&mut plain, first, q, r, 0, 0, 16);
+                    ring.sow(first, hand, at, last, 16);
+                    Ring::sow(&mut plain, first, hand, 0, 0, 16);
                     at = last;
                 } else {
                     ring.clear_cur(at, 16);
                     plain.take(at);
-                    ring.relay(q, r, at, last, 16);
-                    Ring::relay(&mut plain, q, r, at, last, 16);
+                    ring.relay(hand, at, last, 16);
+                    Ring::relay(&mut plain, hand, at, last, 16);
                     at = last;
                 }
                 let stored = ring.store(at);

@@ -66,6 +66,28 @@ pub(crate) fn run_keys(side: usize, len: u8) -> &'static [u64; 256] {
     &t[side][(len as usize - 16) / 2]
 }
 
+/// For the 16-hole loop, `t[l][v]`: how the board hash changes when the `v`
+/// counters of hole `l` are lifted and sown from the next hole.
+fn relay_keys16(side: usize) -> &'static [[u64; 128]; 16] {
+    type Table = [[[u64; 128]; 16]; 2];
+    static TABLE: OnceLock<Table> = OnceLock::new();
+    let t = TABLE.get_or_init(|| {
+        let mut t: Table = [[[0; 128]; 16]; 2];
+        for (s, side) in t.iter_mut().enumerate() {
+            let run = run_keys(s, 16);
+            for (l, row) in side.iter_mut().enumerate() {
+                for (v, d) in row.iter_mut().enumerate() {
+                    *d = run[l + 1 + v]
+                        .wrapping_sub(run[l + 1])
+                        .wrapping_sub((v as u64).wrapping_mul(zobrist::HOLE[s][l]));
+                }
+            }
+        }
+        t
+    });
+    &t[side]
+}
+
 /// The non-board parts of the hashes of `pos` and of its children: for the
 /// Choro codes (no stores, no Adjiboto history) from a table, since every
 /// call of the generator needs both.
@@ -113,7 +135,9 @@ fn meta_hashes(pos: &Position) -> (u64, u64) {
 struct State<R> {
     hash: u64,
     mine: R,
-    theirs: R,
+    /// The opponent's occupied holes: captures only empty his holes, so
+    /// this determines them.
+    opp_occ: u32,
     last: u8,
     origin: u8,
     front_reached: bool,
@@ -131,7 +155,7 @@ where
     let len = if R::LEN == 0 { 2 * w } else { R::LEN };
     let front = geometry::front_mask(w) as u64;
     let mine0 = R::load(&pos.loops[me]);
-    let theirs0 = R::load(&pos.loops[opp]);
+    let theirs = &pos.loops[opp];
     let (meta0, meta) = meta_hashes(pos);
     let hash0 = pos.hash.wrapping_sub(meta0);
     let keys_me = &zobrist::HOLE[me];
@@ -151,13 +175,13 @@ where
             ((first as u32 + hand as u32 - 1) % len as u32) as u8
         }
     };
-    let split = |hand: u8| -> (u8, u8) {
+    // What a relay of `v` counters lifted at `l` does to the board hash.
+    let relay16 = relay_keys16(me);
+    let relay_delta = |l: u8, v: u8| -> u64 {
         if R::LEN == 16 {
-            (hand >> 4, hand & 15)
+            relay16[(l & 15) as usize][(v & 127) as usize]
         } else {
-            // hand / len without a division: exact for hand < 256 and len <= 32.
-            let q = ((hand as u32 * 65536u32.div_ceil(len as u32)) >> 16) as u8;
-            (q, hand - q * len)
+            sown(l + 1, v).wrapping_sub((v as u64).wrapping_mul(keys_me[(l & 31) as usize]))
         }
     };
     // Whether `hand` counters sown from `first` reach the front row.
@@ -199,7 +223,6 @@ where
         path.push(Token::Lift(i + 1));
 
         let mut mine = mine0;
-        let mut theirs = theirs0;
         let (mut cap_front, mut cap_back) = caps0;
         let mut opp_occ = pos.occupied[opp];
         let mut hash = hash0;
@@ -222,28 +245,30 @@ where
         let mut saved = State {
             hash,
             mine,
-            theirs,
+            opp_occ,
             last,
             origin: 0xff,
             front_reached,
         };
-        let mut power = 0u32;
         let mut event = 1u32.min(cut_at);
         loop {
             if capture {
                 let (of, ob) = facing(last, w);
-                let fr = theirs.count(of, 0, len);
-                let bk = theirs.count(ob, 0, len);
-                theirs.empty(of, 0, len);
-                theirs.empty(ob, 0, len);
+                // Both are occupied, so they still hold what they held at
+                // the start of the turn.
+                let fr = theirs.get(of);
+                let bk = theirs.get(ob);
                 opp_occ &= !(1 << of | 1 << ob);
-                (cap_front, cap_back) = capture_sets(opp_occ, w);
+                // Both holes of this column are empty now: neither of the
+                // mover's holes facing them captures any more.
+                let column = !(1 << last | 1 << (len - 1 - last));
+                cap_front &= column;
+                cap_back &= column;
                 // The increment is sown from the hole after the origin, which is kept.
                 let first = wrap(origin + 1);
                 let hand = fr + bk;
-                let (q, r) = split(hand);
                 let l = last_of(first, hand);
-                mine.sow(first, q, r, last, l, len);
+                mine.sow(first, hand, last, l, len);
                 last = l;
                 hash = hash
                     .wrapping_sub((fr as u64).wrapping_mul(keys_opp[of as usize]))
@@ -254,15 +279,12 @@ where
                 }
                 drops += hand as u32;
             } else {
-                // Lift the hole of the cursor and sow on from the next.
+                // A relay: lift the hole of the cursor and sow on from the next.
                 mine.clear_cur(last, len);
                 origin = last;
-                let (q, r) = split(v);
                 let l = last_of(last + 1, v);
-                mine.relay(q, r, last, l, len);
-                hash = hash
-                    .wrapping_sub((v as u64).wrapping_mul(keys_me[last as usize]))
-                    .wrapping_add(sown(last + 1, v));
+                mine.relay(v, last, l, len);
+                hash = hash.wrapping_add(relay_delta(last, v));
                 if !front_reached {
                     front_reached = reaches_front(wrap(last + 1), v);
                 }
@@ -274,7 +296,7 @@ where
             let now = State {
                 hash,
                 mine,
-                theirs,
+                opp_occ,
                 last,
                 origin,
                 front_reached,
@@ -289,14 +311,17 @@ where
                     break;
                 }
                 saved = now;
-                power = power.max(1) << (laps > 1) as u32;
-                event = (laps + power).min(cut_at);
+                event = laps.saturating_mul(2).min(cut_at);
             }
 
             v = mine.cur(last, len);
             if v == 1 {
                 child.loops[me] = mine.store(last);
-                child.loops[opp] = theirs.store(0);
+                child.loops[opp] = if opp_occ == pos.occupied[opp] {
+                    *theirs
+                } else {
+                    theirs.keep(opp_occ)
+                };
                 (child.occupied[me], child.movable[me]) = R::masks(&child.loops[me]);
                 // Captures only empty holes of the opponent.
                 child.occupied[opp] = opp_occ;
