@@ -6,6 +6,7 @@
 //! position) < `rules` (sower, generators, outcome) < `perft`.
 
 pub mod board;
+pub mod eval;
 pub mod perft;
 pub mod rules;
 pub mod search;

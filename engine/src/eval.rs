@@ -1,0 +1,341 @@
+//! Static evaluation: what a position is worth to the side to move, in
+//! centi-counters (100 = one counter). Every weight lives in [`Weights`], so
+//! a tuner, a protocol option or a test can change them in one place.
+//!
+//! The terms, for the Choro codes:
+//! - material: counters on each player's own holes (captures move counters
+//!   from one loop to the other and nothing else does);
+//! - mobility: holes with 2 or more (only they may be lifted);
+//! - counters en prise, in both directions: the counters that a lap ending on
+//!   an occupied front hole would take now (both facing holes occupied;
+//!   Lango: the facing front hole occupied), summed and at their biggest;
+//! - the front/back distribution: counters and occupied holes in the front
+//!   row, which both capture and can be captured;
+//! - Lango's compulsory start capture: the biggest one the mover must make,
+//!   and the biggest one the opponent will be offered next;
+//!
+//! and for Adjiboto: the store difference, the counters on each side, mobility,
+//! and the biggest capture each player could make with one sowing.
+
+use crate::board::Position;
+use crate::types::geometry::{adj_pos, facing, front_mask, ADJ_HOLES};
+use crate::types::{Phase, Side, Variant};
+
+/// A static evaluator: score of `pos` for its side to move, in centi-counters.
+/// Search clamps the result well inside the win/loss range.
+pub trait Evaluator: Sync {
+    fn evaluate(&self, pos: &Position) -> i32;
+}
+
+/// All evaluation weights, in centi-counters per unit of each term.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Weights {
+    /// Per counter on one's own holes (Choro).
+    pub material: i32,
+    /// Per hole holding 2 or more.
+    pub mobility: i32,
+    /// Per opponent counter en prise, summed over the capturing holes.
+    pub attack_sum: i32,
+    /// Per counter of the biggest capture on offer to the side to move.
+    pub attack_max: i32,
+    /// Per own counter en prise to the opponent, summed.
+    pub threat_sum: i32,
+    /// Per counter of the biggest capture on offer to the opponent.
+    pub threat_max: i32,
+    /// Per counter in one's own front row.
+    pub front: i32,
+    /// Per occupied hole in one's own front row.
+    pub front_holes: i32,
+    /// Lango main phase: per counter of the biggest start capture the mover must make.
+    pub lango_start: i32,
+    /// Lango main phase: per counter of the biggest start capture the opponent is offered.
+    pub lango_start_threat: i32,
+    /// For having the move.
+    pub tempo: i32,
+    /// Adjiboto: per counter of store difference.
+    pub store: i32,
+    /// Adjiboto: per counter on one's own holes.
+    pub adj_board: i32,
+    /// Adjiboto: per counter of the biggest capture one sowing of the mover makes.
+    pub adj_capture: i32,
+    /// Adjiboto: per counter of the biggest capture one sowing of the opponent would make.
+    pub adj_threat: i32,
+}
+
+impl Default for Weights {
+    fn default() -> Self {
+        Weights {
+            material: 100,
+            mobility: 6,
+            attack_sum: 8,
+            attack_max: 30,
+            threat_sum: 8,
+            threat_max: 25,
+            front: 2,
+            front_holes: 4,
+            lango_start: 70,
+            lango_start_threat: 30,
+            tempo: 8,
+            store: 100,
+            adj_board: 8,
+            adj_capture: 50,
+            adj_threat: 30,
+        }
+    }
+}
+
+macro_rules! weight_names {
+    ($($f:ident),*) => {
+        impl Weights {
+            /// Names of the weights, as `get` and `set` take them.
+            pub const NAMES: &'static [&'static str] = &[$(stringify!($f)),*];
+            /// The weight called `name`.
+            pub fn get(&self, name: &str) -> Option<i32> {
+                match name {
+                    $(stringify!($f) => Some(self.$f),)*
+                    _ => None,
+                }
+            }
+            /// Set the weight called `name`; false if there is none.
+            pub fn set(&mut self, name: &str, v: i32) -> bool {
+                match name {
+                    $(stringify!($f) => { self.$f = v; true })*
+                    _ => false,
+                }
+            }
+        }
+    };
+}
+
+weight_names!(
+    material,
+    mobility,
+    attack_sum,
+    attack_max,
+    threat_sum,
+    threat_max,
+    front,
+    front_holes,
+    lango_start,
+    lango_start_threat,
+    tempo,
+    store,
+    adj_board,
+    adj_capture,
+    adj_threat
+);
+
+/// The engine's evaluator.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Eval {
+    pub weights: Weights,
+}
+
+impl Eval {
+    pub fn new(weights: Weights) -> Eval {
+        Eval { weights }
+    }
+}
+
+impl Evaluator for Eval {
+    fn evaluate(&self, pos: &Position) -> i32 {
+        if pos.variant().is_choro() {
+            self.choro(pos)
+        } else {
+            self.adjiboto(pos)
+        }
+    }
+}
+
+/// Captures that `att` could make now by ending a lap on one of his occupied
+/// front holes: (sum over those holes, biggest single one).
+pub fn en_prise(pos: &Position, att: Side) -> (u32, u32) {
+    let w = pos.width();
+    let def = att.other();
+    let lango = pos.variant() == Variant::Lango;
+    let mut holes = pos.occupied_mask(att) & front_mask(w);
+    let (mut sum, mut max) = (0u32, 0u32);
+    while holes != 0 {
+        let p = holes.trailing_zeros() as u8;
+        holes &= holes - 1;
+        let (of, ob) = facing(p, w);
+        let (f, b) = (
+            pos.loop_count(def, of) as u32,
+            pos.loop_count(def, ob) as u32,
+        );
+        if f > 0 && (lango || b > 0) {
+            sum += f + b;
+            max = max.max(f + b);
+        }
+    }
+    (sum, max)
+}
+
+/// Counters in `side`'s front row, and its occupied front holes.
+fn front_row(pos: &Position, side: Side) -> (u32, u32) {
+    let w = pos.width();
+    let counters = (w..2 * w).map(|p| pos.loop_count(side, p) as u32).sum();
+    let holes = (pos.occupied_mask(side) & front_mask(w)).count_ones();
+    (counters, holes)
+}
+
+/// The biggest capture `side` could make with one Adjiboto sowing, ignoring
+/// the opening's distinct-hole rule.
+pub fn adj_best_capture(pos: &Position, side: Side) -> u32 {
+    if pos.history(Side::A).is_empty() && pos.history(Side::B).is_empty() {
+        return 0;
+    }
+    let n = ADJ_HOLES as usize;
+    let mut ring = [0u8; ADJ_HOLES as usize];
+    for (i, c) in ring.iter_mut().enumerate() {
+        *c = pos.loop_count(Side::A, i as u8);
+    }
+    let mut best = 0;
+    for hole in 1..=5u8 {
+        let h = adj_pos(side, hole) as usize;
+        let hand = ring[h] as usize;
+        if hand < 2 {
+            continue;
+        }
+        let mut r = ring;
+        r[h] = 0;
+        for k in 0..n {
+            r[(h + k) % n] += (hand / n + usize::from(k < hand % n)) as u8;
+        }
+        let last = (h + hand - 1) % n;
+        let mut took = 0u32;
+        for k in 1..n {
+            let c = r[(last + k) % n];
+            if !matches!(c, 1 | 3 | 5) {
+                break;
+            }
+            took += c as u32;
+        }
+        best = best.max(took);
+    }
+    best
+}
+
+impl Eval {
+    fn choro(&self, pos: &Position) -> i32 {
+        let w = &self.weights;
+        let me = pos.side_to_move();
+        let op = me.other();
+        let diff = |a: u32, b: u32| a as i32 - b as i32;
+        let mut s = w.tempo;
+        s += w.material * diff(pos.material(me), pos.material(op));
+        s += w.mobility
+            * diff(
+                pos.movable_mask(me).count_ones(),
+                pos.movable_mask(op).count_ones(),
+            );
+        let (fm, hm) = front_row(pos, me);
+        let (fo, ho) = front_row(pos, op);
+        s += w.front * diff(fm, fo) + w.front_holes * diff(hm, ho);
+        let (att_sum, att_max) = en_prise(pos, me);
+        let (thr_sum, thr_max) = en_prise(pos, op);
+        s += w.attack_sum * att_sum as i32 - w.threat_sum * thr_sum as i32;
+        if pos.variant() == Variant::Lango && pos.phase() == Phase::Main {
+            // The mover must start with such a capture: it is as good as made.
+            s += w.lango_start * att_max as i32 - w.lango_start_threat * thr_max as i32;
+        } else {
+            s += w.attack_max * att_max as i32 - w.threat_max * thr_max as i32;
+        }
+        s
+    }
+
+    fn adjiboto(&self, pos: &Position) -> i32 {
+        let w = &self.weights;
+        let me = pos.side_to_move();
+        let op = me.other();
+        let st = pos.stores();
+        let diff = |a: u32, b: u32| a as i32 - b as i32;
+        let mut s = w.tempo;
+        s += w.store * (st[me.index()] as i32 - st[op.index()] as i32);
+        s += w.adj_board * diff(pos.material(me), pos.material(op));
+        s += w.mobility
+            * diff(
+                pos.movable_mask(me).count_ones(),
+                pos.movable_mask(op).count_ones(),
+            );
+        s += w.adj_capture * adj_best_capture(pos, me) as i32;
+        s -= w.adj_threat * adj_best_capture(pos, op) as i32;
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Variant;
+
+    #[test]
+    fn start_positions_are_worth_the_same_to_either_side() {
+        let e = Eval::default();
+        for v in Variant::ALL {
+            let a = Position::startpos(v, v.default_width()).unwrap();
+            let b: Position = a.to_string().replacen(" a ", " b ", 1).parse().unwrap();
+            assert_eq!(b.side_to_move(), Side::B);
+            assert_eq!(e.evaluate(&a), e.evaluate(&b), "{v}");
+        }
+        let adj = Position::startpos(Variant::Adjiboto, 5).unwrap();
+        assert_eq!(e.evaluate(&adj), e.weights.tempo);
+    }
+
+    #[test]
+    fn material_counts_for_the_side_to_move() {
+        let e = Eval::default();
+        // A has 5 counters in back-row holes, B none.
+        let a: Position =
+            "didinga:8 0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0/2,2,0,0,0,0,0,1 a m"
+                .parse()
+                .unwrap();
+        let b: Position =
+            "didinga:8 0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0/2,2,0,0,0,0,0,1 b m"
+                .parse()
+                .unwrap();
+        assert!(e.evaluate(&a) >= 500);
+        assert!(e.evaluate(&b) <= -400);
+    }
+
+    #[test]
+    fn en_prise_follows_each_codes_facing_rule() {
+        // A's front hole at column 0 holds 1; B's front at column 0 holds 3 and
+        // B's back at column 0 is empty: Lango may take, Didinga may not.
+        let s = |code: &str| -> Position {
+            format!("{code}:8 0,0,0,0,0,0,0,0/3,0,0,0,0,0,0,0/1,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0 a m")
+                .parse()
+                .unwrap()
+        };
+        assert_eq!(en_prise(&s("lango"), Side::A), (3, 3));
+        assert_eq!(en_prise(&s("didinga"), Side::A), (0, 0));
+        let full: Position =
+            "didinga:8 4,0,0,0,0,0,0,0/3,0,0,0,0,0,0,0/1,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0 a m"
+                .parse()
+                .unwrap();
+        assert_eq!(en_prise(&full, Side::A), (7, 7));
+        assert_eq!(en_prise(&full, Side::B), (0, 0));
+    }
+
+    #[test]
+    fn adjiboto_capture_is_found() {
+        // A's hole 5 (ring 4) holds 2: the last counter lands in ring 5, so
+        // ring 6 onwards is taken while it holds 1, 3 or 5.
+        let p: Position = "adjiboto 0,0,0,5,1/0,0,0,0,2 a 12345/12345 0/0"
+            .parse()
+            .unwrap();
+        // North row west to east is ring 9..5: ring 6 = 5, ring 5 = 1 (+1 = 2).
+        assert_eq!(adj_best_capture(&p, Side::A), 5);
+    }
+
+    #[test]
+    fn weights_are_reachable_by_name() {
+        let mut w = Weights::default();
+        for n in Weights::NAMES {
+            assert!(w.get(n).is_some(), "{n}");
+            assert!(w.set(n, 7));
+            assert_eq!(w.get(n), Some(7));
+        }
+        assert!(!w.set("nonsense", 1));
+    }
+}
