@@ -1,8 +1,26 @@
 //! Search: the contract between the searchers and their callers (protocol,
 //! bench, match runner). `Searcher::search` runs on the caller's thread and
 //! spawns helper threads itself; it polls `SearchControl::stop`.
+//!
+//! The searchers live in their own files: `alphabeta` (with the table in
+//! `tt`), `mcts`, the `baseline`s; `time` allocates thinking time and
+//! `common` holds the score scale and the terminal and draw rules as search
+//! sees them.
+
+pub mod alphabeta;
+mod baseline;
+pub mod common;
+pub mod mcts;
+mod rng;
+mod time;
+pub mod tt;
+
+pub use alphabeta::AbOptions;
+pub use common::{to_score, INF, MATE, MATE_BOUND};
+pub use mcts::MctsOptions;
 
 use crate::board::Position;
+use crate::eval::{Eval, Evaluator, Weights};
 use crate::rules::Game;
 use crate::types::moves::Move;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -140,14 +158,38 @@ pub struct SearchResult {
     pub nodes: u64,
 }
 
+/// The result when the side to move has no legal move.
+fn no_move_result(pos: &Position) -> SearchResult {
+    let v = common::terminal_value(pos, 0);
+    SearchResult {
+        best: None,
+        ponder: None,
+        score: Some(to_score(v)),
+        depth: 0,
+        nodes: 0,
+    }
+}
+
 /// Keeps the transposition table, MCTS tree and settings between searches.
 pub struct Searcher {
     config: SearchConfig,
+    tt: tt::Table,
+    tree: Option<mcts::Tree>,
+    eval: Eval,
+    ab: AbOptions,
+    mcts: MctsOptions,
 }
 
 impl Searcher {
     pub fn new(config: SearchConfig) -> Searcher {
-        Searcher { config }
+        Searcher {
+            tt: tt::Table::new(config.hash_mb),
+            config,
+            tree: None,
+            eval: Eval::default(),
+            ab: AbOptions::default(),
+            mcts: MctsOptions::default(),
+        }
     }
 
     pub fn config(&self) -> &SearchConfig {
@@ -156,43 +198,111 @@ impl Searcher {
 
     /// Apply new settings (resizes the table when `hash_mb` changed).
     pub fn set_config(&mut self, config: SearchConfig) {
+        if config.hash_mb != self.config.hash_mb {
+            self.tt = tt::Table::new(config.hash_mb);
+            self.tree = None;
+        }
         self.config = config;
     }
 
     /// Forget everything learned (`ucinewgame`).
-    pub fn clear(&mut self) {}
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.tree = None;
+    }
 
-    /// Table fill in permille.
+    /// Table fill in permille (the MCTS tree's when that searcher ran last).
     pub fn hashfull(&self) -> u32 {
-        0
+        match (&self.tree, self.config.algorithm) {
+            (Some(t), Algorithm::Mcts) => t.hashfull(),
+            _ => self.tt.hashfull(),
+        }
+    }
+
+    /// The evaluation weights.
+    pub fn weights(&self) -> &Weights {
+        &self.eval.weights
+    }
+
+    pub fn set_weights(&mut self, w: Weights) {
+        self.eval.weights = w;
+    }
+
+    /// Alpha-beta refinements (all on by default).
+    pub fn ab_options(&self) -> &AbOptions {
+        &self.ab
+    }
+
+    pub fn set_ab_options(&mut self, o: AbOptions) {
+        self.ab = o;
+    }
+
+    pub fn mcts_options(&self) -> &MctsOptions {
+        &self.mcts
+    }
+
+    pub fn set_mcts_options(&mut self, o: MctsOptions) {
+        self.mcts = o;
     }
 
     /// Search the game's current position. `info` receives each report.
-    /// Placeholder until the searchers land: the first legal move.
     pub fn search(
         &mut self,
         game: &Game,
-        _limits: &Limits,
-        _control: &SearchControl,
+        limits: &Limits,
+        control: &SearchControl,
         info: &mut dyn FnMut(&Info),
     ) -> SearchResult {
-        let pos: &Position = game.position();
-        let mut best = None;
-        pos.generate(crate::rules::LAP_BUDGET, |m, _, _| {
-            best = Some(*m);
-            false
-        });
-        info(&Info {
-            depth: Some(1),
-            string: Some("placeholder search".into()),
-            ..Info::default()
-        });
-        SearchResult {
-            best,
-            ponder: None,
-            score: None,
-            depth: 1,
-            nodes: 1,
+        let eval = self.eval.clone();
+        self.search_with(game, limits, control, info, &eval)
+    }
+
+    /// [`search`](Self::search) with another evaluator (tests, tuning).
+    pub fn search_with<E: Evaluator>(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        control: &SearchControl,
+        info: &mut dyn FnMut(&Info),
+        eval: &E,
+    ) -> SearchResult {
+        let overhead = Duration::from_millis(self.config.move_overhead_ms);
+        match self.config.algorithm {
+            Algorithm::AlphaBeta => {
+                self.tt.new_search();
+                let run = alphabeta::AbRun {
+                    tt: &self.tt,
+                    opts: self.ab,
+                    threads: self.config.threads,
+                    multipv: self.config.multipv,
+                    move_overhead: overhead,
+                };
+                alphabeta::run(&run, game, limits, control, info, eval)
+            }
+            Algorithm::Mcts => {
+                let capacity = mcts::Tree::capacity_for(self.config.hash_mb);
+                let tree = self
+                    .tree
+                    .take()
+                    .and_then(|t| t.reuse(game, capacity))
+                    .unwrap_or_else(|| mcts::Tree::new(*game.position(), capacity));
+                let run = mcts::MctsRun {
+                    opts: &self.mcts,
+                    threads: self.config.threads,
+                    seed: self.config.seed,
+                    move_overhead: overhead,
+                };
+                let r = mcts::run(&run, &tree, game, limits, control, info, eval);
+                self.tree = Some(tree);
+                r
+            }
+            Algorithm::Random | Algorithm::Greedy => baseline::run(
+                game,
+                limits,
+                self.config.algorithm == Algorithm::Greedy,
+                self.config.seed,
+                info,
+            ),
         }
     }
 }

@@ -1,0 +1,908 @@
+//! Alpha-beta: iterative-deepening negamax with principal-variation search,
+//! aspiration windows, a shared transposition table, move ordering (table
+//! move, captures by size, killers, history) and Lazy SMP.
+//!
+//! A move is a whole turn, and the generator yields each move with the
+//! position it leads to, so a node generates its children once into a
+//! per-ply buffer and never unmakes. Generation is the expensive part (a
+//! never-ending path costs up to 100,000 laps), which is why the table is
+//! probed before it and why merged children (RULINGS 7) are searched once.
+//!
+//! Scores are from the side to move's point of view at every node. The side
+//! to move is read from each position, never assumed to alternate: a child
+//! with the same side to move is searched with the same window and its score
+//! is not negated.
+//!
+//! Every refinement here keeps the fixed-depth root value of plain negamax
+//! (with the same leaf and terminal rules), and `tests/search_differential.rs`
+//! checks that on random positions. Two things are path-dependent and so
+//! switchable for that test: repetition draws, and table cutoffs from deeper
+//! drafts (a deeper result is a better value, not the plain one).
+
+use super::common::{
+    children, no_move_cheap, terminal_value, to_score, Child, RepHistory, DRAW, EVAL_MAX, INF,
+    MATE, MATE_BOUND, MAX_PLY,
+};
+use super::rng::Rng;
+use super::time::TimeManager;
+use super::tt::{Bound, Table};
+use super::{Info, Limits, SearchControl, SearchResult};
+use crate::board::Position;
+use crate::eval::Evaluator;
+use crate::rules::{Game, LAP_BUDGET};
+use crate::types::moves::{Move, Token};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::time::{Duration, Instant};
+
+/// Deepest iteration.
+pub const MAX_DEPTH: u32 = 100;
+const ASPIRATION_MIN_DEPTH: u32 = 4;
+const ASPIRATION_DELTA: i32 = 30;
+const HIST_SLOTS: usize = 128;
+const HIST_MAX: i32 = 1 << 20;
+const KEY_TT: i32 = 1 << 30;
+const KEY_CAPTURE: i32 = 1 << 26;
+const KEY_KILLER: i32 = 1 << 24;
+/// Nodes between two looks at the clock and the stop flags.
+const POLL: u64 = 1024;
+
+/// Switches for the refinements, all on by default. The differential test
+/// turns them on one at a time.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct AbOptions {
+    /// Probe and store the transposition table (cutoffs and the table move).
+    pub table: bool,
+    /// Cut off on table entries of exactly the node's draft only, not deeper
+    /// ones: the search then returns plain negamax's value (for tests).
+    pub exact_draft: bool,
+    /// Captures by size, killers and history. Off: generation order.
+    pub ordering: bool,
+    /// Principal-variation search (null windows after the first move).
+    pub pvs: bool,
+    /// Aspiration windows from depth 4.
+    pub aspiration: bool,
+    /// Repetition draws (twofold in the search path, threefold with the game).
+    pub repetition: bool,
+}
+
+impl Default for AbOptions {
+    fn default() -> Self {
+        AbOptions {
+            table: true,
+            exact_draft: false,
+            ordering: true,
+            pvs: true,
+            aspiration: true,
+            repetition: true,
+        }
+    }
+}
+
+impl AbOptions {
+    /// Every refinement off: plain alpha-beta with iterative deepening.
+    pub fn plain() -> AbOptions {
+        AbOptions {
+            table: false,
+            exact_draft: false,
+            ordering: false,
+            pvs: false,
+            aspiration: false,
+            repetition: true,
+        }
+    }
+}
+
+#[derive(Clone)]
+struct RootMove {
+    mv: Move,
+    pos: Position,
+    score: i32,
+    prev: i32,
+    pv: Vec<Move>,
+    seldepth: u32,
+}
+
+#[repr(align(64))]
+#[derive(Default)]
+struct Counter(AtomicU64);
+
+struct Shared<'a> {
+    tt: &'a Table,
+    control: &'a SearchControl,
+    /// Set by the main thread when it is done, or by any thread at a limit.
+    abort: AtomicBool,
+    nodes: Vec<Counter>,
+    opts: AbOptions,
+    draw_plies: u32,
+    history: RepHistory,
+    node_limit: Option<u64>,
+}
+
+impl Shared<'_> {
+    fn total_nodes(&self) -> u64 {
+        self.nodes.iter().map(|c| c.0.load(Relaxed)).sum()
+    }
+}
+
+/// The last completed result of the main thread.
+#[derive(Clone)]
+struct Best {
+    mv: Move,
+    score: i32,
+    pv: Vec<Move>,
+    depth: u32,
+}
+
+struct Worker<'a, E> {
+    sh: &'a Shared<'a>,
+    eval: &'a E,
+    id: usize,
+    tm: Option<&'a TimeManager>,
+    nodes: u64,
+    stopped: bool,
+    seldepth: usize,
+    root: Position,
+    roots: Vec<RootMove>,
+    kids: Vec<Vec<Child>>,
+    order: Vec<Vec<(i32, u16)>>,
+    gains: Vec<Vec<u16>>,
+    scratch: Vec<u64>,
+    path: [u64; MAX_PLY + 1],
+    pv: Vec<Vec<Move>>,
+    killers: Vec<[Move; 2]>,
+    history: Box<[[i32; HIST_SLOTS]; 2]>,
+    /// A new best root move of the running iteration, for a stop mid-way.
+    partial: Option<Best>,
+}
+
+/// History slot of a move: its start (hole and kind).
+#[inline]
+fn slot(m: &Move) -> usize {
+    let s = match m.token(0) {
+        Some(Token::Lift(n)) => n as usize,
+        Some(Token::Clockwise(n)) => 33 + n as usize,
+        Some(Token::StartCapture(n)) => 66 + n as usize,
+        _ => 0,
+    };
+    s & (HIST_SLOTS - 1)
+}
+
+/// Counters the mover takes with this move.
+#[inline]
+fn gain(parent: &Position, child: &Position) -> u16 {
+    let me = parent.side_to_move();
+    if parent.variant().is_choro() {
+        let op = me.other();
+        parent.material(op).saturating_sub(child.material(op)) as u16
+    } else {
+        child.stores()[me.index()].saturating_sub(parent.stores()[me.index()]) as u16
+    }
+}
+
+#[inline]
+fn to_tt(v: i32, ply: usize) -> i32 {
+    if v >= MATE_BOUND {
+        v + ply as i32
+    } else if v <= -MATE_BOUND {
+        v - ply as i32
+    } else {
+        v
+    }
+}
+
+#[inline]
+fn from_tt(v: i32, ply: usize) -> i32 {
+    if v >= MATE_BOUND {
+        v - ply as i32
+    } else if v <= -MATE_BOUND {
+        v + ply as i32
+    } else {
+        v
+    }
+}
+
+/// Lazy SMP skipping (after Stockfish 9): helper `i` skips some depths so the
+/// threads spread over two or three iterations at once.
+const SKIP_SIZE: [u32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
+const SKIP_PHASE: [u32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
+
+fn skip_depth(id: usize, depth: u32) -> bool {
+    if id == 0 {
+        return false;
+    }
+    let i = (id - 1) % 20;
+    ((depth + SKIP_PHASE[i]) / SKIP_SIZE[i]) & 1 != 0
+}
+
+impl<'a, E: Evaluator> Worker<'a, E> {
+    fn new(
+        sh: &'a Shared<'a>,
+        eval: &'a E,
+        id: usize,
+        tm: Option<&'a TimeManager>,
+        root: Position,
+        mut roots: Vec<RootMove>,
+    ) -> Self {
+        if id > 0 && roots.len() > 2 {
+            // Helpers try the root moves after the first in their own order,
+            // so that they fill the table with different subtrees.
+            let mut rng = Rng::new(id as u64);
+            for i in (2..roots.len()).rev() {
+                let j = 1 + rng.below(i);
+                roots.swap(i, j);
+            }
+        }
+        Worker {
+            sh,
+            eval,
+            id,
+            tm,
+            nodes: 0,
+            stopped: false,
+            seldepth: 0,
+            root,
+            roots,
+            kids: (0..MAX_PLY).map(|_| Vec::new()).collect(),
+            order: (0..MAX_PLY).map(|_| Vec::new()).collect(),
+            gains: (0..MAX_PLY).map(|_| Vec::new()).collect(),
+            scratch: Vec::new(),
+            path: [0; MAX_PLY + 1],
+            pv: (0..MAX_PLY + 1).map(|_| Vec::new()).collect(),
+            killers: vec![[Move::empty(false); 2]; MAX_PLY],
+            history: Box::new([[0; HIST_SLOTS]; 2]),
+            partial: None,
+        }
+    }
+
+    fn stop_all(&mut self) {
+        self.stopped = true;
+        self.sh.abort.store(true, Relaxed);
+    }
+
+    /// Whether to stop. Node limits are exact with one thread; everything
+    /// else is looked at every `POLL` nodes.
+    #[inline]
+    fn poll(&mut self) -> bool {
+        if self.stopped {
+            return true;
+        }
+        if self.sh.nodes.len() == 1 {
+            if let Some(l) = self.sh.node_limit {
+                if self.nodes >= l {
+                    self.stop_all();
+                    return true;
+                }
+            }
+        }
+        if self.nodes & (POLL - 1) == 0 {
+            self.sh.nodes[self.id].0.store(self.nodes, Relaxed);
+            if self.sh.abort.load(Relaxed) || self.sh.control.stopped() {
+                self.stopped = true;
+            } else if self.tm.is_some_and(|t| t.hard_exceeded(self.sh.control))
+                || (self.id == 0
+                    && self
+                        .sh
+                        .node_limit
+                        .is_some_and(|l| self.sh.total_nodes() >= l))
+            {
+                self.stop_all();
+            }
+        }
+        self.stopped
+    }
+
+    fn is_repetition(&self, key: u64, ply: usize) -> bool {
+        self.path[..ply].contains(&key) || self.sh.history.third_time(key)
+    }
+
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    fn child_value(
+        &mut self,
+        child: &Position,
+        same_side: bool,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        pv_node: bool,
+    ) -> i32 {
+        if same_side {
+            self.search(child, depth, alpha, beta, ply, pv_node)
+        } else {
+            -self.search(child, depth, -beta, -alpha, ply, pv_node)
+        }
+    }
+
+    fn leaf(&mut self, pos: &Position, ply: usize) -> i32 {
+        if no_move_cheap(pos) {
+            return terminal_value(pos, ply);
+        }
+        if pos.ply() >= self.sh.draw_plies {
+            return DRAW;
+        }
+        self.eval.evaluate(pos).clamp(-EVAL_MAX, EVAL_MAX)
+    }
+
+    /// Negamax with alpha-beta (fail-soft) at `ply` plies from the root.
+    fn search(
+        &mut self,
+        pos: &Position,
+        depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+        pv_node: bool,
+    ) -> i32 {
+        self.nodes += 1;
+        self.pv[ply].clear();
+        if self.poll() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let key = pos.hash();
+        self.path[ply] = key;
+        let opts = self.sh.opts;
+        if opts.repetition && self.is_repetition(key, ply) {
+            return DRAW;
+        }
+        if depth <= 0 || ply >= MAX_PLY - 1 {
+            return self.leaf(pos, ply);
+        }
+        // Mate distance: no result here beats a win on the next ply or is
+        // worse than losing now.
+        alpha = alpha.max(-(MATE - ply as i32));
+        beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+        let cap = self.sh.draw_plies;
+        if pos.ply() >= cap {
+            return if no_move_cheap(pos) || !pos.has_legal_move() {
+                terminal_value(pos, ply)
+            } else {
+                DRAW
+            };
+        }
+        // Below the ply cap's reach the value does not depend on the ply
+        // count, which the key leaves out.
+        let use_tt = opts.table && (pos.ply() as u64 + depth as u64) < cap as u64;
+        let mut tt_move = 0u32;
+        if use_tt {
+            if let Some(e) = self.sh.tt.probe(key) {
+                tt_move = e.mv;
+                let draft_ok = if opts.exact_draft {
+                    e.depth as i32 == depth
+                } else {
+                    e.depth as i32 >= depth
+                };
+                if draft_ok && !pv_node {
+                    let s = from_tt(e.score, ply);
+                    let cut = match e.bound {
+                        Bound::Exact => true,
+                        Bound::Lower => s >= beta,
+                        Bound::Upper => s <= alpha,
+                    };
+                    if cut {
+                        return s;
+                    }
+                }
+            }
+        }
+
+        let mover = pos.side_to_move();
+        let alpha0 = alpha;
+        let mut best = -INF;
+        let mut best_hash = 0u32;
+
+        // Staged generation: at a null-window node the table move usually
+        // refutes, so generate only up to it and try it first; the rest of
+        // the generation is paid only when it does not cut off.
+        let mut tried: Option<Position> = None;
+        if tt_move != 0 && !pv_node {
+            let mut found = None;
+            pos.generate(LAP_BUDGET, |m, p, _| {
+                if p.hash() as u32 == tt_move {
+                    found = Some(Child { mv: *m, pos: *p });
+                    return false;
+                }
+                true
+            });
+            if let Some(c) = found {
+                let same = c.pos.side_to_move() == mover;
+                let v = self.child_value(&c.pos, same, depth - 1, alpha, beta, ply + 1, false);
+                if self.stopped {
+                    return 0;
+                }
+                best = v;
+                best_hash = tt_move;
+                if v >= beta {
+                    if opts.ordering && gain(pos, &c.pos) == 0 {
+                        self.reward_quiet(&c.mv, &[], depth, ply, mover);
+                    }
+                    if use_tt {
+                        self.sh
+                            .tt
+                            .store(key, depth as u8, Bound::Lower, to_tt(v, ply), tt_move);
+                    }
+                    return v;
+                }
+                alpha = alpha.max(v);
+                tried = Some(c.pos);
+            }
+        }
+
+        let mut kids = std::mem::take(&mut self.kids[ply]);
+        children(pos, &mut kids, &mut self.scratch);
+        if kids.is_empty() {
+            self.kids[ply] = kids;
+            return terminal_value(pos, ply);
+        }
+        let mut order = std::mem::take(&mut self.order[ply]);
+        let mut gains = std::mem::take(&mut self.gains[ply]);
+        self.order_moves(pos, &kids, &mut order, &mut gains, tt_move, ply);
+        if let Some(t) = tried {
+            order.retain(|&(_, i)| !kids[i as usize].pos.same_state(&t));
+        }
+
+        let first = usize::from(tried.is_some());
+        for n in 0..order.len() {
+            let i = order[n].1 as usize;
+            let child = kids[i].pos;
+            let same = child.side_to_move() == mover;
+            let d = depth - 1;
+            let v = if n + first == 0 || !opts.pvs {
+                self.child_value(&child, same, d, alpha, beta, ply + 1, pv_node)
+            } else {
+                let v = self.child_value(&child, same, d, alpha, alpha + 1, ply + 1, false);
+                if v > alpha && v < beta && !self.stopped {
+                    self.child_value(&child, same, d, alpha, beta, ply + 1, true)
+                } else {
+                    v
+                }
+            };
+            if self.stopped {
+                break;
+            }
+            if v > best {
+                best = v;
+                best_hash = child.hash() as u32;
+                if v > alpha {
+                    alpha = v;
+                    if pv_node {
+                        let (head, tail) = self.pv.split_at_mut(ply + 1);
+                        head[ply].clear();
+                        head[ply].push(kids[i].mv);
+                        head[ply].extend_from_slice(&tail[0]);
+                    }
+                    if v >= beta {
+                        if opts.ordering && gains[i] == 0 {
+                            let mv = kids[i].mv;
+                            let quiet_before = order[..n]
+                                .iter()
+                                .filter(|&&(_, j)| gains[j as usize] == 0)
+                                .map(|&(_, j)| slot(&kids[j as usize].mv));
+                            let before: smallvec::SmallVec<[usize; 32]> = quiet_before.collect();
+                            self.reward_quiet(&mv, &before, depth, ply, mover);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        let stopped = self.stopped;
+        if use_tt && !stopped {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best > alpha0 {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            let mv = if bound == Bound::Upper { 0 } else { best_hash };
+            self.sh
+                .tt
+                .store(key, depth as u8, bound, to_tt(best, ply), mv);
+        }
+        self.kids[ply] = kids;
+        self.order[ply] = order;
+        self.gains[ply] = gains;
+        if stopped {
+            0
+        } else {
+            best
+        }
+    }
+
+    /// Fill `order` with (key, index) of the children, best first; ties keep
+    /// generation order so that the search is deterministic.
+    fn order_moves(
+        &self,
+        pos: &Position,
+        kids: &[Child],
+        order: &mut Vec<(i32, u16)>,
+        gains: &mut Vec<u16>,
+        tt_move: u32,
+        ply: usize,
+    ) {
+        order.clear();
+        gains.clear();
+        let side = pos.side_to_move().index();
+        let on = self.sh.opts.ordering;
+        let killers = &self.killers[ply];
+        for (i, c) in kids.iter().enumerate() {
+            let g = gain(pos, &c.pos);
+            gains.push(g);
+            let key = if tt_move != 0 && c.pos.hash() as u32 == tt_move {
+                KEY_TT
+            } else if !on {
+                0
+            } else if g > 0 {
+                KEY_CAPTURE + 1024 * g as i32
+            } else if c.mv == killers[0] {
+                KEY_KILLER + 1
+            } else if c.mv == killers[1] {
+                KEY_KILLER
+            } else {
+                self.history[side][slot(&c.mv)]
+            };
+            order.push((key, i as u16));
+        }
+        order.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    }
+
+    /// A quiet move caused a cutoff: make it a killer, raise its history and
+    /// lower the history of the quiet moves (by slot) tried before it.
+    fn reward_quiet(
+        &mut self,
+        mv: &Move,
+        before: &[usize],
+        depth: i32,
+        ply: usize,
+        mover: crate::Side,
+    ) {
+        let k = &mut self.killers[ply];
+        if k[0] != *mv {
+            k[1] = k[0];
+            k[0] = *mv;
+        }
+        let bonus = (depth * depth).min(400);
+        let h = &mut self.history[mover.index()];
+        let s = slot(mv);
+        h[s] += bonus - h[s] * bonus / HIST_MAX;
+        for &s in before {
+            h[s] -= bonus + h[s] * bonus / HIST_MAX;
+        }
+    }
+
+    /// One pass over the root moves `pv_idx..` with window (alpha, beta).
+    fn root_search(&mut self, depth: u32, mut alpha: i32, beta: i32, pv_idx: usize) -> i32 {
+        self.nodes += 1;
+        self.pv[0].clear();
+        self.path[0] = self.root.hash();
+        let side = self.root.side_to_move();
+        let pvs = self.sh.opts.pvs;
+        let d = depth as i32 - 1;
+        let mut best = -INF;
+        for i in pv_idx..self.roots.len() {
+            let child = self.roots[i].pos;
+            let same = child.side_to_move() == side;
+            self.seldepth = 0;
+            let v = if i == pv_idx || !pvs {
+                self.child_value(&child, same, d, alpha, beta, 1, true)
+            } else {
+                let v = self.child_value(&child, same, d, alpha, alpha + 1, 1, false);
+                if v > alpha && v < beta && !self.stopped {
+                    self.child_value(&child, same, d, alpha, beta, 1, true)
+                } else {
+                    v
+                }
+            };
+            if self.stopped {
+                break;
+            }
+            let seldepth = self.seldepth as u32;
+            let rm = &mut self.roots[i];
+            if i == pv_idx || v > alpha {
+                rm.score = v;
+                rm.seldepth = seldepth;
+                rm.pv.clear();
+                rm.pv.push(rm.mv);
+                rm.pv.extend_from_slice(&self.pv[1]);
+            } else {
+                rm.score = -INF;
+            }
+            best = best.max(v);
+            if v > alpha {
+                alpha = v;
+                if pv_idx == 0 {
+                    self.partial = Some(Best {
+                        mv: rm.mv,
+                        score: v,
+                        pv: rm.pv.clone(),
+                        depth,
+                    });
+                }
+                if v >= beta {
+                    break;
+                }
+            }
+        }
+        best
+    }
+
+    fn sort_roots(&mut self, from: usize) {
+        self.roots[from..].sort_by_key(|r| std::cmp::Reverse(r.score));
+    }
+
+    /// Iterative deepening. The main thread reports and returns its result.
+    fn iterate(
+        &mut self,
+        max_depth: u32,
+        multipv: usize,
+        limits: &Limits,
+        start: Instant,
+        mut report: Option<&mut dyn FnMut(&Info)>,
+    ) -> Option<Best> {
+        let opts = self.sh.opts;
+        let multipv = multipv.clamp(1, self.roots.len());
+        let mut best: Option<Best> = None;
+        for depth in 1..=max_depth {
+            if skip_depth(self.id, depth) {
+                continue;
+            }
+            for rm in &mut self.roots {
+                rm.prev = rm.score;
+            }
+            self.partial = None;
+            for pv_idx in 0..multipv {
+                let prev = self.roots[pv_idx].prev;
+                let mut delta = ASPIRATION_DELTA;
+                let (mut alpha, mut beta) = if opts.aspiration
+                    && depth >= ASPIRATION_MIN_DEPTH
+                    && prev.abs() < MATE_BOUND
+                {
+                    ((prev - delta).max(-INF), (prev + delta).min(INF))
+                } else {
+                    (-INF, INF)
+                };
+                loop {
+                    let v = self.root_search(depth, alpha, beta, pv_idx);
+                    self.sort_roots(pv_idx);
+                    if self.stopped {
+                        break;
+                    }
+                    if v <= alpha {
+                        beta = (alpha + beta) / 2;
+                        alpha = if v <= -MATE_BOUND {
+                            -INF
+                        } else {
+                            (v - delta).max(-INF)
+                        };
+                    } else if v >= beta {
+                        beta = if v >= MATE_BOUND {
+                            INF
+                        } else {
+                            (v + delta).min(INF)
+                        };
+                    } else {
+                        break;
+                    }
+                    delta += delta / 2;
+                }
+                if self.stopped {
+                    break;
+                }
+                self.roots[..=pv_idx].sort_by_key(|r| std::cmp::Reverse(r.score));
+            }
+            if self.stopped {
+                if self.id == 0 {
+                    if let Some(p) = self.partial.take() {
+                        best = Some(p);
+                    }
+                }
+                break;
+            }
+            if self.id != 0 {
+                continue;
+            }
+            let r = &self.roots[0];
+            best = Some(Best {
+                mv: r.mv,
+                score: r.score,
+                pv: r.pv.clone(),
+                depth,
+            });
+            if let Some(report) = report.as_mut() {
+                self.sh.nodes[0].0.store(self.nodes, Relaxed);
+                let nodes = self.sh.total_nodes();
+                let ms = start.elapsed().as_millis() as u64;
+                for (k, rm) in self.roots[..multipv].iter().enumerate() {
+                    report(&Info {
+                        depth: Some(depth),
+                        seldepth: Some(rm.seldepth.max(1)),
+                        multipv: Some(k + 1),
+                        score: Some(to_score(rm.score)),
+                        nodes: Some(nodes),
+                        nps: Some(nodes * 1000 / ms.max(1)),
+                        hashfull: Some(self.sh.tt.hashfull()),
+                        time_ms: Some(ms),
+                        pv: rm.pv.clone(),
+                        ..Info::default()
+                    });
+                }
+            }
+            if self.done_after(depth, limits) {
+                break;
+            }
+        }
+        best
+    }
+
+    /// Main thread, after a completed iteration: whether to start another.
+    fn done_after(&self, depth: u32, limits: &Limits) -> bool {
+        let score = self.roots[0].score;
+        if let Some(m) = limits.mate {
+            if score >= MATE_BOUND && ((MATE - score) as u32) < 2 * m.max(1) {
+                return true;
+            }
+        }
+        let Some(tm) = self.tm else { return false };
+        if !tm.is_clock() {
+            return false;
+        }
+        let control = self.sh.control;
+        if tm.soft_exceeded(control, 60) {
+            return true;
+        }
+        // Under a clock, a single move or a proven result needs no more time
+        // (while pondering these wait for ponderhit like everything else).
+        let decided = self.roots.len() == 1
+            || (score.abs() >= MATE_BOUND && (MATE - score.abs()) as u32 <= depth);
+        decided && !control.pondering.load(Relaxed)
+    }
+}
+
+/// The root moves, merged, restricted to `searchmoves` when any of them is
+/// legal, ordered by capture size and then generation order.
+fn root_moves(root: &Position, searchmoves: &[Move]) -> Vec<RootMove> {
+    let (mut kids, mut scratch) = (Vec::new(), Vec::new());
+    children(root, &mut kids, &mut scratch);
+    if kids.iter().any(|c| searchmoves.contains(&c.mv)) {
+        kids.retain(|c| searchmoves.contains(&c.mv));
+    }
+    let mut roots: Vec<(u16, RootMove)> = kids
+        .iter()
+        .map(|c| {
+            (
+                gain(root, &c.pos),
+                RootMove {
+                    mv: root.restyle(c.mv),
+                    pos: c.pos,
+                    score: -INF,
+                    prev: -INF,
+                    pv: Vec::new(),
+                    seldepth: 0,
+                },
+            )
+        })
+        .collect();
+    roots.sort_by_key(|r| std::cmp::Reverse(r.0));
+    roots.into_iter().map(|(_, r)| r).collect()
+}
+
+/// Everything one alpha-beta search needs from the `Searcher`.
+pub struct AbRun<'a> {
+    pub tt: &'a Table,
+    pub opts: AbOptions,
+    pub threads: usize,
+    pub multipv: usize,
+    pub move_overhead: Duration,
+}
+
+/// Search the game's position with alpha-beta under `limits`.
+pub fn run<E: Evaluator>(
+    cfg: &AbRun<'_>,
+    game: &Game,
+    limits: &Limits,
+    control: &SearchControl,
+    info: &mut dyn FnMut(&Info),
+    eval: &E,
+) -> SearchResult {
+    let start = Instant::now();
+    let root = *game.position();
+    let roots = root_moves(&root, &limits.searchmoves);
+    if roots.is_empty() {
+        return super::no_move_result(&root);
+    }
+    let tm = TimeManager::new(
+        limits,
+        cfg.move_overhead,
+        root.side_to_move(),
+        control,
+        start,
+    );
+    let threads = cfg.threads.max(1);
+    let shared = Shared {
+        tt: cfg.tt,
+        control,
+        abort: AtomicBool::new(false),
+        nodes: (0..threads).map(|_| Counter::default()).collect(),
+        opts: cfg.opts,
+        draw_plies: game.draw_plies(),
+        history: if cfg.opts.repetition {
+            RepHistory::new(game)
+        } else {
+            RepHistory::default()
+        },
+        node_limit: limits.nodes,
+    };
+    let mut max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+    if let (Some(m), None) = (limits.mate, limits.depth) {
+        // A win in m moves ends on ply 2m - 1; one ply more generates the
+        // loser's moves there, which finds every way of being left without.
+        max_depth = (2 * m.max(1)).min(MAX_DEPTH);
+    }
+    let first = roots[0].mv;
+    let (best, main_nodes) = std::thread::scope(|s| {
+        for id in 1..threads {
+            let (shared, roots) = (&shared, roots.clone());
+            s.spawn(move || {
+                let mut w = Worker::new(shared, eval, id, None, root, roots);
+                w.iterate(max_depth, 1, limits, start, None);
+                shared.nodes[id].0.store(w.nodes, Relaxed);
+            });
+        }
+        let tm_ref = tm.is_timed().then_some(&tm);
+        let mut w = Worker::new(&shared, eval, 0, tm_ref, root, roots);
+        let best = w.iterate(max_depth, cfg.multipv, limits, start, Some(info));
+        // `infinite` and pondering hold the answer until `stop` (or ponderhit).
+        while (limits.infinite || control.pondering.load(Relaxed)) && !control.stopped() {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        shared.abort.store(true, Relaxed);
+        (best, w.nodes)
+    });
+    shared.nodes[0].0.store(main_nodes, Relaxed);
+    let nodes = shared.total_nodes();
+    match best {
+        Some(b) => SearchResult {
+            best: Some(b.mv),
+            ponder: b.pv.get(1).copied(),
+            score: Some(to_score(b.score)),
+            depth: b.depth,
+            nodes,
+        },
+        None => SearchResult {
+            best: Some(first),
+            ponder: None,
+            score: None,
+            depth: 0,
+            nodes,
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_scores_count_wins_from_the_stored_node() {
+        // A win 3 plies below a node at ply 5 is stored as "win in 3"...
+        let at_root = MATE - 8;
+        let stored = to_tt(at_root, 5);
+        assert_eq!(stored, MATE - 3);
+        // ...and read back at ply 2 it is a win in 5 from the root.
+        assert_eq!(from_tt(stored, 2), MATE - 5);
+        assert_eq!(from_tt(to_tt(-(MATE - 9), 4), 4), -(MATE - 9));
+        assert_eq!(to_tt(123, 7), 123);
+    }
+
+    #[test]
+    fn helpers_skip_alternate_depths() {
+        assert!((1..20).all(|d| !skip_depth(0, d)));
+        let helper: Vec<bool> = (1..7).map(|d| skip_depth(1, d)).collect();
+        assert_eq!(helper, [true, false, true, false, true, false]);
+    }
+}

@@ -1,0 +1,189 @@
+//! What every searcher shares: the score scale, terminal and draw rules as
+//! search sees them (RULINGS 9 and 10), and child generation with merging.
+
+use super::Score;
+use crate::board::Position;
+use crate::rules::{Game, LAP_BUDGET};
+use crate::types::geometry::{facing, front_mask};
+use crate::types::moves::Move;
+use crate::types::{Phase, Variant};
+
+/// Deepest ply any search reaches from its root.
+pub const MAX_PLY: usize = 128;
+/// Beyond every score.
+pub const INF: i32 = 32_000;
+/// A win at the root itself; a win in `n` plies scores `MATE - n`.
+pub const MATE: i32 = 31_000;
+/// Scores at or beyond this (in absolute value) are wins or losses.
+pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
+/// Evaluations are clamped to this, well clear of the win/loss range.
+pub const EVAL_MAX: i32 = 20_000;
+pub const DRAW: i32 = 0;
+
+/// The protocol's view of an internal score.
+pub fn to_score(v: i32) -> Score {
+    if v >= MATE_BOUND {
+        Score::Win((MATE - v) as u32)
+    } else if v <= -MATE_BOUND {
+        Score::Loss((MATE + v) as u32)
+    } else {
+        Score::Cp(v)
+    }
+}
+
+/// True only when the side to move certainly has no legal move, decided
+/// without generating: no hole with 2 or more, and no Lango start capture (an
+/// occupied front hole facing an occupied front hole). A side whose every
+/// path is never-ending is found out only when its moves are generated.
+#[inline]
+pub fn no_move_cheap(pos: &Position) -> bool {
+    let s = pos.side_to_move();
+    if pos.movable_mask(s) != 0 {
+        return false;
+    }
+    if pos.variant() != Variant::Lango || pos.phase() != Phase::Main {
+        return true;
+    }
+    let w = pos.width();
+    let mut front = pos.occupied_mask(s) & front_mask(w);
+    while front != 0 {
+        let p = front.trailing_zeros() as u8;
+        front &= front - 1;
+        if pos.loop_count(s.other(), facing(p, w).0) > 0 {
+            return false;
+        }
+    }
+    true
+}
+
+/// Score of a position whose side to move has no legal move, `ply` plies
+/// from the root: a loss, or Adjiboto's draw with 50 in the store.
+#[inline]
+pub fn terminal_value(pos: &Position, ply: usize) -> i32 {
+    if !pos.variant().is_choro() && pos.stores()[pos.side_to_move().index()] >= 50 {
+        DRAW
+    } else {
+        -(MATE - ply as i32)
+    }
+}
+
+/// A legal move and the position it leads to.
+#[derive(Copy, Clone, Debug)]
+pub struct Child {
+    pub mv: Move,
+    pub pos: Position,
+}
+
+/// Every legal move of `pos` into `buf` (cleared first), in generation
+/// order, keeping only the first of several paths that end in the same
+/// position (RULINGS 7 lets search merge them). `hashes` is scratch space.
+/// Neither vector allocates once it has grown to the largest node's size.
+pub fn children(pos: &Position, buf: &mut Vec<Child>, hashes: &mut Vec<u64>) {
+    buf.clear();
+    hashes.clear();
+    pos.generate(LAP_BUDGET, |m, p, _| {
+        let h = p.hash();
+        let dup = hashes
+            .iter()
+            .enumerate()
+            .any(|(j, &k)| k == h && buf[j].pos.same_state(p));
+        if !dup {
+            hashes.push(h);
+            buf.push(Child { mv: *m, pos: *p });
+        }
+        true
+    });
+}
+
+/// The first legal move of `parent` that leads to `child`'s state.
+pub fn move_to(parent: &Position, child: &Position) -> Option<Move> {
+    let mut found = None;
+    parent.generate(LAP_BUDGET, |m, p, _| {
+        if p.same_state(child) {
+            found = Some(*m);
+            return false;
+        }
+        true
+    });
+    found
+}
+
+/// Game history as the repetition rule needs it: the positions that already
+/// occurred twice before the root, whose next occurrence is the third.
+/// (A repetition inside the search path is a draw at the second occurrence.)
+#[derive(Clone, Debug, Default)]
+pub struct RepHistory {
+    twice: Vec<u64>,
+}
+
+impl RepHistory {
+    pub fn new(game: &Game) -> RepHistory {
+        let h = game.hashes();
+        let mut before: Vec<u64> = h[..h.len().saturating_sub(1)].to_vec();
+        before.sort_unstable();
+        let mut twice: Vec<u64> = before
+            .windows(2)
+            .filter(|w| w[0] == w[1])
+            .map(|w| w[0])
+            .collect();
+        twice.dedup();
+        RepHistory { twice }
+    }
+
+    #[inline]
+    pub fn third_time(&self, key: u64) -> bool {
+        !self.twice.is_empty() && self.twice.binary_search(&key).is_ok()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scores_carry_the_distance() {
+        assert_eq!(to_score(MATE - 3), Score::Win(3));
+        assert_eq!(to_score(-(MATE - 4)), Score::Loss(4));
+        assert_eq!(to_score(-MATE), Score::Loss(0));
+        assert_eq!(to_score(EVAL_MAX), Score::Cp(EVAL_MAX));
+    }
+
+    #[test]
+    fn merged_children_are_unique_and_first_in_order() {
+        let p = Position::startpos(Variant::Acholi, 8).unwrap();
+        let all = p.legal_moves();
+        let (mut buf, mut hs) = (Vec::new(), Vec::new());
+        children(&p, &mut buf, &mut hs);
+        assert!(buf.len() < all.len(), "Acholi's start has merging paths");
+        for (i, c) in buf.iter().enumerate() {
+            let first = all.iter().find(|(_, q)| q.same_state(&c.pos)).unwrap();
+            assert_eq!(first.0, c.mv);
+            assert!(buf[..i].iter().all(|d| !d.pos.same_state(&c.pos)));
+            assert_eq!(move_to(&p, &c.pos), Some(c.mv));
+        }
+    }
+
+    #[test]
+    fn cheap_no_move_test_agrees_with_the_generator_when_it_answers() {
+        let dead: Position =
+            "didinga:8 2,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0/1,1,0,0,0,0,0,0/0,0,0,0,0,0,0,1 a m"
+                .parse()
+                .unwrap();
+        assert!(no_move_cheap(&dead));
+        assert!(!dead.has_legal_move());
+        let live = Position::startpos(Variant::Didinga, 8).unwrap();
+        assert!(!no_move_cheap(&live));
+        // Lango: singletons only, but one faces an occupied front hole.
+        let take: Position =
+            "lango:8 0,0,0,0,0,0,0,0/1,0,0,0,0,0,0,0/1,0,0,0,0,0,0,1/0,0,0,0,0,0,0,0 a m"
+                .parse()
+                .unwrap();
+        assert!(!no_move_cheap(&take) && take.has_legal_move());
+        let stuck: Position =
+            "lango:8 0,0,0,0,0,0,0,0/0,1,0,0,0,0,0,0/1,0,0,0,0,0,0,1/0,0,0,0,0,0,0,0 a m"
+                .parse()
+                .unwrap();
+        assert!(no_move_cheap(&stuck) && !stuck.has_legal_move());
+        assert_eq!(terminal_value(&dead, 3), -(MATE - 3));
+    }
+}
