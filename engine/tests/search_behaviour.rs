@@ -302,6 +302,27 @@ fn multipv_reports_distinct_lines_best_first() {
 }
 
 #[test]
+fn mcts_multipv_reports_the_most_visited_lines() {
+    let game = midgame(Variant::Didinga);
+    let mut s = Searcher::new(SearchConfig {
+        algorithm: Algorithm::Mcts,
+        multipv: 3,
+        hash_mb: 8,
+        ..SearchConfig::default()
+    });
+    let limits = Limits {
+        nodes: Some(3000),
+        ..Limits::default()
+    };
+    let (r, infos) = run(&mut s, &game, &limits);
+    let k: Vec<usize> = infos.iter().filter_map(|i| i.multipv).collect();
+    assert_eq!(k, [1, 2, 3]);
+    let firsts: Vec<Move> = infos.iter().map(|i| i.pv[0]).collect();
+    assert!(firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2]);
+    assert_eq!(Some(firsts[0]), r.best);
+}
+
+#[test]
 fn searchmoves_restricts_the_root() {
     for algorithm in Algorithm::ALL {
         let game = midgame(Variant::Didinga);

@@ -217,6 +217,7 @@ struct Ctx<'a, E> {
     /// Root children `searchmoves` allows.
     allowed: Vec<bool>,
     seldepth: AtomicUsize,
+    multipv: usize,
 }
 
 /// Per-thread scratch.
@@ -490,10 +491,12 @@ impl<'a, E: Evaluator> Ctx<'a, E> {
         }
     }
 
-    /// The root child to play: a proven win, else the most visited that is
-    /// not a proven loss.
-    fn best_child(&self) -> Option<usize> {
-        let kids = self.tree.root.kids.get()?;
+    /// Root children best first: proven wins, then by visits (proven losses
+    /// last), then by value; only those `searchmoves` allows.
+    fn ranked(&self) -> Vec<usize> {
+        let Some(kids) = self.tree.root.kids.get() else {
+            return Vec::new();
+        };
         let side = self.tree.root.side();
         let key = |i: usize| {
             let k = &kids[i];
@@ -506,12 +509,9 @@ impl<'a, E: Evaluator> Ctx<'a, E> {
             };
             (class, k.visits.load(Relaxed), (k.q() * 1e6) as i64)
         };
-        (0..kids.len())
-            .filter(|&i| self.allowed(i))
-            .fold(None, |b: Option<usize>, i| match b {
-                Some(j) if key(j) >= key(i) => Some(j),
-                _ => Some(i),
-            })
+        let mut order: Vec<usize> = (0..kids.len()).filter(|&i| self.allowed(i)).collect();
+        order.sort_by_key(|&i| std::cmp::Reverse(key(i)));
+        order
     }
 
     /// Positions of the principal variation from the root.
@@ -555,35 +555,38 @@ impl<'a, E: Evaluator> Ctx<'a, E> {
         }
     }
 
-    fn report(&self, start: Instant) -> (Info, Option<Move>, Option<Move>) {
-        let Some(first) = self.best_child() else {
-            return (Info::default(), None, None);
-        };
-        let nodes = self.pv_nodes(first);
-        let mut pv = Vec::new();
-        let mut parent = self.tree.root.pos;
-        for n in &nodes {
-            match move_to(&parent, &n.pos) {
-                Some(m) => pv.push(parent.restyle(m)),
-                None => break,
-            }
-            parent = n.pos;
-        }
+    /// One report per line (`multipv` of them), best first, and the best
+    /// line's move and ponder move.
+    fn report(&self, start: Instant, multipv: usize) -> (Vec<Info>, Option<Move>, Option<Move>) {
         let iters = self.iters.load(Relaxed).min(self.limit);
         let ms = start.elapsed().as_millis() as u64;
-        let info = Info {
-            depth: Some(pv.len().max(1) as u32),
-            seldepth: Some(self.seldepth.load(Relaxed).max(1) as u32),
-            multipv: Some(1),
-            score: Some(self.score_of(first, pv.len())),
-            nodes: Some(iters),
-            nps: Some(iters * 1000 / ms.max(1)),
-            hashfull: Some(self.tree.hashfull()),
-            time_ms: Some(ms),
-            pv: pv.clone(),
-            ..Info::default()
-        };
-        (info, pv.first().copied(), pv.get(1).copied())
+        let mut out = Vec::new();
+        for (k, first) in self.ranked().into_iter().take(multipv.max(1)).enumerate() {
+            let mut pv = Vec::new();
+            let mut parent = self.tree.root.pos;
+            for n in self.pv_nodes(first) {
+                match move_to(&parent, &n.pos) {
+                    Some(m) => pv.push(parent.restyle(m)),
+                    None => break,
+                }
+                parent = n.pos;
+            }
+            out.push(Info {
+                depth: Some(pv.len().max(1) as u32),
+                seldepth: Some(self.seldepth.load(Relaxed).max(1) as u32),
+                multipv: Some(k + 1),
+                score: Some(self.score_of(first, pv.len())),
+                nodes: Some(iters),
+                nps: Some(iters * 1000 / ms.max(1)),
+                hashfull: Some(self.tree.hashfull()),
+                time_ms: Some(ms),
+                pv,
+                ..Info::default()
+            });
+        }
+        let best = out.first().and_then(|i| i.pv.first().copied());
+        let ponder = out.first().and_then(|i| i.pv.get(1).copied());
+        (out, best, ponder)
     }
 }
 
@@ -591,6 +594,7 @@ impl<'a, E: Evaluator> Ctx<'a, E> {
 pub struct MctsRun<'a> {
     pub opts: &'a MctsOptions,
     pub threads: usize,
+    pub multipv: usize,
     pub seed: u64,
     pub move_overhead: Duration,
 }
@@ -635,6 +639,7 @@ pub fn run<E: Evaluator>(
             .map_or(MAX_PLY, |d| (d as usize).clamp(1, MAX_PLY)),
         allowed: Vec::new(),
         seldepth: AtomicUsize::new(0),
+        multipv: cfg.multipv.max(1),
     };
     let reused = tree.root_visits();
     if reused > 0 {
@@ -685,14 +690,17 @@ pub fn run<E: Evaluator>(
         }
         ctx.abort.store(true, Relaxed);
     });
-    let (last, best, ponder) = ctx.report(start);
-    info(&last);
+    let (lines, best, ponder) = ctx.report(start, ctx.multipv);
+    for l in &lines {
+        info(l);
+    }
+    let first = lines.first();
     SearchResult {
         best: best.or_else(|| Some(root.restyle(parent_moves[0].mv))),
         ponder,
-        score: last.score,
-        depth: last.depth.unwrap_or(0),
-        nodes: last.nodes.unwrap_or(0),
+        score: first.and_then(|l| l.score),
+        depth: first.and_then(|l| l.depth).unwrap_or(0),
+        nodes: ctx.iters.load(Relaxed).min(ctx.limit),
     }
 }
 
@@ -735,8 +743,9 @@ fn worker_loop<'a, 't, E: Evaluator>(
                 let ms = start.elapsed().as_millis() as u64;
                 if ms >= next_report {
                     next_report = ms + 1000;
-                    let (i, _, _) = ctx.report(*start);
-                    report(&i);
+                    for i in ctx.report(*start, ctx.multipv).0 {
+                        report(&i);
+                    }
                 }
             }
         }

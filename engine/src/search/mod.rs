@@ -289,6 +289,7 @@ impl Searcher {
                 let run = mcts::MctsRun {
                     opts: &self.mcts,
                     threads: self.config.threads,
+                    multipv: self.config.multipv,
                     seed: self.config.seed,
                     move_overhead: overhead,
                 };
