@@ -79,6 +79,9 @@ pub struct Node {
     wsum: AtomicI64,
     /// Proven result for this node's side to move (`UNKNOWN`, `LOSS`, ...).
     proven: AtomicU8,
+    /// Plies from this node to the end of its proof: the shortest win found,
+    /// the longest loss (written before `proven`).
+    dist: AtomicU32,
     kids: OnceLock<Box<[Node]>>,
 }
 
@@ -91,6 +94,7 @@ impl Node {
             vloss: AtomicU32::new(0),
             wsum: AtomicI64::new(0),
             proven: AtomicU8::new(proven),
+            dist: AtomicU32::new(0),
             kids: OnceLock::new(),
         }
     }
@@ -127,6 +131,20 @@ fn code_value(code: u8) -> f32 {
         LOSS => -1.0,
         _ => 0.0,
     }
+}
+
+/// How good child `k` is for `side`, the player choosing it: proven wins
+/// first (the nearest first), then the most visited, then the best valued,
+/// proven draws, and proven losses last (the farthest first).
+fn rank(k: &Node, side: Side) -> (u8, i64, u32, i64) {
+    let d = k.dist.load(Relaxed) as i64;
+    let (class, reach) = match code_for(k.proven.load(Acquire), k.side(), side) {
+        WIN => (3, -d),
+        LOSS => (0, d),
+        DRAWN => (1, 0),
+        _ => (2, 0),
+    };
+    (class, reach, k.visits.load(Relaxed), (k.q() * 1e6) as i64)
 }
 
 /// Result of a position with no legal move, for its side to move.
@@ -393,9 +411,10 @@ impl<'a, E: Evaluator> Ctx<'a, E> {
     }
 
     /// Prove `node` from its children if they allow: a child that wins for
-    /// the side to move, or every child proven.
+    /// the side to move (the nearest such), or every child proven (the
+    /// loser takes the longest way).
     fn update_proof(&self, node: &Node, root: bool) -> bool {
-        if node.proven.load(Relaxed) != UNKNOWN {
+        if node.proven.load(Acquire) != UNKNOWN {
             return false;
         }
         let Some(kids) = node.kids.get() else {
@@ -404,25 +423,35 @@ impl<'a, E: Evaluator> Ctx<'a, E> {
         let side = node.side();
         let mut best = UNKNOWN;
         let mut all = true;
+        let mut win_dist = u32::MAX;
+        let mut dist = 0;
         for (i, k) in kids.iter().enumerate() {
             if root && !self.allowed(i) {
                 continue;
             }
-            let r = code_for(k.proven.load(Relaxed), k.side(), side);
+            let r = code_for(k.proven.load(Acquire), k.side(), side);
+            let d = k.dist.load(Relaxed) + 1;
             if r == WIN {
-                node.proven.store(WIN, Relaxed);
-                return true;
-            }
-            if r == UNKNOWN {
+                win_dist = win_dist.min(d);
+            } else if r == UNKNOWN {
                 all = false;
             } else {
+                if r > best || (r == best && r == LOSS && d > dist) {
+                    dist = d;
+                }
                 best = best.max(r);
             }
         }
-        if all && best != UNKNOWN {
-            node.proven.store(best, Relaxed);
-        }
-        all && best != UNKNOWN
+        let (code, dist) = if win_dist != u32::MAX {
+            (WIN, win_dist)
+        } else if all && best != UNKNOWN {
+            (best, dist)
+        } else {
+            return false;
+        };
+        node.dist.store(dist, Relaxed);
+        node.proven.store(code, Release);
+        true
     }
 
     fn iteration<'t>(&self, s: &mut Scratch<'t>)
@@ -491,26 +520,15 @@ impl<'a, E: Evaluator> Ctx<'a, E> {
         }
     }
 
-    /// Root children best first: proven wins, then by visits (proven losses
-    /// last), then by value; only those `searchmoves` allows.
+    /// Root children best first (see `rank`), only those `searchmoves`
+    /// allows.
     fn ranked(&self) -> Vec<usize> {
         let Some(kids) = self.tree.root.kids.get() else {
             return Vec::new();
         };
         let side = self.tree.root.side();
-        let key = |i: usize| {
-            let k = &kids[i];
-            let code = code_for(k.proven.load(Acquire), k.side(), side);
-            let class = match code {
-                WIN => 3,
-                LOSS => 0,
-                DRAWN => 1,
-                _ => 2,
-            };
-            (class, k.visits.load(Relaxed), (k.q() * 1e6) as i64)
-        };
         let mut order: Vec<usize> = (0..kids.len()).filter(|&i| self.allowed(i)).collect();
-        order.sort_by_key(|&i| std::cmp::Reverse(key(i)));
+        order.sort_by_key(|&i| std::cmp::Reverse(rank(&kids[i], side)));
         order
     }
 
@@ -525,10 +543,7 @@ impl<'a, E: Evaluator> Ctx<'a, E> {
         while out.len() < MAX_PV {
             let Some(kids) = node.kids.get() else { break };
             let side = node.side();
-            let next = kids.iter().max_by_key(|k| {
-                let win = code_for(k.proven.load(Relaxed), k.side(), side) == WIN;
-                (win, k.visits.load(Relaxed))
-            });
+            let next = kids.iter().max_by_key(|k| rank(k, side));
             match next {
                 Some(k) if k.visits.load(Relaxed) > 0 || k.proven.load(Relaxed) != UNKNOWN => {
                     node = k;
@@ -540,13 +555,16 @@ impl<'a, E: Evaluator> Ctx<'a, E> {
         out
     }
 
-    fn score_of(&self, first: usize, pv_len: usize) -> Score {
+    /// Score of root child `first`; a proven result counts the plies of
+    /// its proof.
+    fn score_of(&self, first: usize) -> Score {
         let kids = self.tree.root.kids.get().map(|k| &k[..]).unwrap_or(&[]);
         let k = &kids[first];
         let side = self.tree.root.side();
-        match code_for(k.proven.load(Relaxed), k.side(), side) {
-            WIN => Score::Win(pv_len as u32),
-            LOSS => Score::Loss(pv_len as u32),
+        let plies = k.dist.load(Relaxed) + 1;
+        match code_for(k.proven.load(Acquire), k.side(), side) {
+            WIN => Score::Win(plies),
+            LOSS => Score::Loss(plies),
             DRAWN => Score::Cp(0),
             _ => {
                 let q = k.q().clamp(-0.999, 0.999);
@@ -575,7 +593,7 @@ impl<'a, E: Evaluator> Ctx<'a, E> {
                 depth: Some(pv.len().max(1) as u32),
                 seldepth: Some(self.seldepth.load(Relaxed).max(1) as u32),
                 multipv: Some(k + 1),
-                score: Some(self.score_of(first, pv.len())),
+                score: Some(self.score_of(first)),
                 nodes: Some(iters),
                 nps: Some(iters * 1000 / ms.max(1)),
                 hashfull: Some(self.tree.hashfull()),
