@@ -1,1 +1,99 @@
+//! Benchmark tooling shared by the criterion benches (`benches/`) and the
+//! tools that made the files of `positions/` (`src/bin/positions.rs`):
+//! a seeded generator, random games, and figures about a position's moves.
 
+use choro_engine::{Move, Position, Token, Variant, LAP_BUDGET};
+
+/// splitmix64: small, seedable, the same on every machine.
+#[derive(Clone, Debug)]
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `0..n` (`n > 0`).
+    pub fn below(&mut self, n: u64) -> u64 {
+        ((self.next_u64() as u128 * n as u128) >> 64) as u64
+    }
+}
+
+/// The start position of a code, 8 wide (5 for Adjiboto). `main`: Lango's
+/// full board in the main phase instead of its sequential opening, which
+/// usually ends the game at once (BENCHMARKS.md, random games).
+pub fn start(v: Variant, main: bool) -> Position {
+    let p = Position::startpos(v, v.default_width()).expect("default width");
+    if main && v.is_choro() {
+        p.to_string()
+            .replace(" o2 ", " m ")
+            .parse()
+            .expect("main-phase start")
+    } else {
+        p
+    }
+}
+
+/// The positions of one game of uniformly random legal moves from `from`,
+/// `from` included, until no move is left or `max_plies` were played.
+pub fn random_game(from: Position, max_plies: u32, rng: &mut Rng) -> Vec<(Position, Option<Move>)> {
+    let mut out = Vec::new();
+    let mut p = from;
+    for _ in 0..max_plies {
+        let moves = p.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        let (m, c) = moves[rng.below(moves.len() as u64) as usize];
+        out.push((p, Some(m)));
+        p = c;
+    }
+    out.push((p, None));
+    out
+}
+
+/// What a position's moves look like.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MoveFigures {
+    /// Legal moves (decision paths).
+    pub moves: u64,
+    /// Children after merging paths that lead to the same position.
+    pub distinct: u64,
+    /// Most laps and drops of one move.
+    pub max_laps: u32,
+    pub max_drops: u32,
+    /// Moves that take a clockwise lap (`~` start or `+` choice).
+    pub clockwise: u64,
+    /// Most decisions in one move.
+    pub max_decisions: usize,
+    /// Paths cut as never-ending.
+    pub never_ending: u64,
+}
+
+/// The figures of `p`'s moves.
+pub fn figures(p: &Position) -> MoveFigures {
+    let mut f = MoveFigures::default();
+    let mut hashes = Vec::new();
+    let stats = p.generate(LAP_BUDGET, |m, c, info| {
+        f.moves += 1;
+        f.max_laps = f.max_laps.max(info.laps);
+        f.max_drops = f.max_drops.max(info.drops);
+        if m.tokens()
+            .any(|t| matches!(t, Token::Clockwise(_) | Token::Plus))
+        {
+            f.clockwise += 1;
+        }
+        f.max_decisions = f.max_decisions.max(m.decisions());
+        hashes.push(c.hash());
+        true
+    });
+    hashes.sort_unstable();
+    hashes.dedup();
+    f.distinct = hashes.len() as u64;
+    f.never_ending = stats.never_ending();
+    f
+}

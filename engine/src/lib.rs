@@ -3,8 +3,10 @@
 //! 1927) and Adjiboto (Herskovits 1929).
 //!
 //! Floors import only downwards: `types` (plain values) < `board` (the
-//! position) < `rules` (sower, generators, outcome) < `perft`.
+//! position) < `rules` (sower, generators, outcome) < `perft`, `search` <
+//! `bench` (the fixed benchmark).
 
+pub mod bench;
 pub mod board;
 pub mod eval;
 pub mod perft;
