@@ -11,6 +11,11 @@ use crate::types::{Phase, Side, Variant};
 use std::fmt;
 use std::str::FromStr;
 
+/// The largest ply count a position string may give. Far above any game
+/// (`DrawPlies` is at most 10^6), and low enough that the move generators
+/// can count the ply of a child without overflow.
+pub const MAX_PLY: u32 = 1_000_000_000;
+
 /// Why a position string was rejected. Each variant names the field.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PositionError {
@@ -57,7 +62,7 @@ impl fmt::Display for PositionError {
             Phase(s) => write!(f, "field 4: phase must be o2, o1 or m, got '{s}'"),
             History(s) => write!(f, "field 4: bad opening history '{s}'"),
             Stores(s) => write!(f, "field 5: bad stores '{s}'"),
-            Ply(s) => write!(f, "last field: bad ply count '{s}'"),
+            Ply(s) => write!(f, "last field: bad ply count '{s}' (0..{MAX_PLY})"),
         }
     }
 }
@@ -144,7 +149,9 @@ impl FromStr for Position {
                 None => Ok(0),
                 Some(t) => t
                     .parse::<u32>()
-                    .map_err(|_| PositionError::Ply(t.chars().take(20).collect())),
+                    .ok()
+                    .filter(|&n| n <= MAX_PLY)
+                    .ok_or_else(|| PositionError::Ply(t.chars().take(20).collect())),
             }
         };
         let mut loops = [Loop::default(); 2];
@@ -292,6 +299,23 @@ mod tests {
         );
     }
 
+    /// The ply of a child of any accepted string is counted without
+    /// overflow (u32::MAX was accepted and wrapped to 0, a panic under
+    /// overflow checks; found by the makemove fuzz target).
+    #[test]
+    fn the_ply_count_is_bounded() {
+        let board = "2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2";
+        let p: Position = format!("didinga:8 {board} a m {MAX_PLY}").parse().unwrap();
+        assert_eq!(p.ply(), MAX_PLY);
+        p.for_each_move(|_, c| assert_eq!(c.ply(), MAX_PLY + 1));
+        for bad in ["1000000001", "4294967295", "4294967296"] {
+            assert_eq!(
+                format!("didinga:8 {board} a m {bad}").parse::<Position>(),
+                Err(PositionError::Ply(bad.into()))
+            );
+        }
+    }
+
     #[test]
     fn rejects_each_bad_field() {
         let bad = [
@@ -327,6 +351,10 @@ mod tests {
             (
                 "didinga:8 0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0 a m -1",
                 PositionError::Ply("-1".into()),
+            ),
+            (
+                "didinga:8 0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0 a m 1000000001",
+                PositionError::Ply("1000000001".into()),
             ),
             (
                 "adjiboto 1,1,1,1,1/1,1,1,1,1 a 6/- 0/0",

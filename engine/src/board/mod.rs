@@ -5,5 +5,5 @@ mod fen;
 mod position;
 pub(crate) mod zobrist;
 
-pub use fen::PositionError;
+pub use fen::{PositionError, MAX_PLY};
 pub use position::{AdjHistory, Position};
