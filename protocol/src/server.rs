@@ -110,8 +110,8 @@ struct Out<W> {
 
 impl<W: Write> Out<W> {
     fn write_locked(&self, w: &mut W, s: &str) {
-        let r = if s.contains(['\n', '\r']) {
-            writeln!(w, "{}", s.replace(['\n', '\r'], " "))
+        let r = if s.contains(char::is_control) {
+            writeln!(w, "{}", printable(s))
         } else {
             writeln!(w, "{s}")
         };
@@ -131,6 +131,22 @@ impl<W: Write> Out<W> {
         done.store(true, Ordering::Release);
         self.write_locked(&mut w, s);
     }
+}
+
+/// `s` as one output line: line breaks become spaces and other control
+/// characters are escaped (`\u{7f}`), so that input echoed in an error
+/// (a position string's field, a searcher's text) can neither break the
+/// line nor drive a terminal.
+fn printable(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        match c {
+            '\n' | '\r' => out.push(' '),
+            c if c.is_control() => out.extend(c.escape_default()),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// A search in progress.
@@ -866,6 +882,8 @@ mod tests {
         let mut s = server();
         s.out.line(&l[1]);
         assert_eq!(talk(&mut s, &[]), vec!["info string hello world"]);
+        s.out.line("a\r\u{0}b\u{7f}\u{1b}[2J\tc");
+        assert_eq!(talk(&mut s, &[]), vec![r"a \u{0}b\u{7f}\u{1b}[2J\tc"]);
     }
 
     #[test]
