@@ -1,0 +1,42 @@
+//! The fuzz targets. Each checks invariants of one part of choro on one
+//! input and says what failed; the driver feeds it.
+
+pub mod makemove;
+pub mod moves;
+pub mod position;
+pub mod server;
+
+use crate::rng::Rng;
+
+pub trait Target {
+    fn name(&self) -> &'static str;
+    /// Words the mutations insert.
+    fn dict(&self) -> &'static [&'static str];
+    /// Longest input the mutations make.
+    fn max_len(&self) -> usize;
+    /// A fresh, mostly well-formed input.
+    fn generate(&mut self, rng: &mut Rng) -> Vec<u8>;
+    /// An edit of `base` (`other` is another input to splice with).
+    fn mutate(&mut self, rng: &mut Rng, base: &[u8], other: &[u8]) -> Vec<u8>;
+    /// Check one input; `Err` names the invariant that failed.
+    fn check(&mut self, input: &[u8]) -> Result<(), String>;
+    /// Counters of what the checks saw, for the report.
+    fn stats(&self) -> String;
+}
+
+pub const NAMES: [&str; 4] = ["server", "position", "move", "makemove"];
+
+/// The target called `name`; `lenient_search` for the server target (see
+/// [`server::ServerTarget::lenient_search`]).
+pub fn by_name(name: &str, lenient_search: bool) -> Option<Box<dyn Target>> {
+    Some(match name {
+        "server" => Box::new(server::ServerTarget {
+            lenient_search,
+            ..Default::default()
+        }),
+        "position" => Box::<position::PositionTarget>::default(),
+        "move" => Box::<moves::MoveTarget>::default(),
+        "makemove" => Box::<makemove::MakeMoveTarget>::default(),
+        _ => return None,
+    })
+}
