@@ -136,6 +136,30 @@ fn two_choro_processes_at_fixed_depth() {
 }
 
 #[test]
+fn every_code_plays_with_real_choro_processes() {
+    for (variant, columns) in [
+        (Variant::Lango, 8),
+        (Variant::Acholi, 8),
+        (Variant::Adjiboto, 5),
+        (Variant::Didinga, 12),
+    ] {
+        let mut cfg = config(
+            vec![choro("ab", "alphabeta"), choro("g", "greedy")],
+            2,
+            depth(1),
+        );
+        cfg.settings.variant = variant;
+        cfg.settings.columns = columns;
+        cfg.openings = OpeningPlan::Random { plies: 4, seed: 2 };
+        let (s, games) = play(&cfg);
+        assert_eq!(s.tally.played, 2, "{variant}");
+        assert!(s.tally.failures.iter().all(|f| f.is_empty()), "{variant}");
+        let start = games[0].record.tag("Start").unwrap();
+        assert!(start.starts_with(variant.name()), "{start}");
+    }
+}
+
+#[test]
 fn the_go_line_follows_the_handshake() {
     for (proto, fields) in [
         (

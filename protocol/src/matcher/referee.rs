@@ -189,7 +189,8 @@ fn prepare<'a>(slot: &'a mut Slot, s: &Settings, new_game: bool) -> Result<&'a m
 }
 
 /// The game's own options first (to engines that list them), then the
-/// user's `option.X=Y` settings, which may override them.
+/// user's `option.X=Y` settings, which may override them. `Columns` is the
+/// width of a Choro board (8..16) and is not sent for Adjiboto.
 pub fn configure(e: &mut Engine, spec: &EngineSpec, s: &Settings) -> Result<(), Fault> {
     let game_opts = [
         ("Variant", s.variant.name().to_string()),
@@ -198,6 +199,9 @@ pub fn configure(e: &mut Engine, spec: &EngineSpec, s: &Settings) -> Result<(), 
         ("DrawPlies", s.draw_plies.to_string()),
     ];
     for (name, value) in game_opts {
+        if name == "Columns" && !s.variant.is_choro() {
+            continue;
+        }
         if e.has_option(name) {
             e.send(&format!("setoption name {name} value {value}"))?;
         }
