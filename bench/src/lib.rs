@@ -97,3 +97,69 @@ pub fn figures(p: &Position) -> MoveFigures {
     f.never_ending = stats.never_ending();
     f
 }
+
+/// One block of `positions/tests/<code>.txt`.
+#[derive(Clone, Debug)]
+pub struct WinTest {
+    pub id: String,
+    pub position: Position,
+    /// The side to move wins in this many plies, and in no fewer.
+    pub win: u32,
+    /// Every first move that wins in `win` plies.
+    pub best: Vec<Move>,
+    /// How it was verified.
+    pub proof: String,
+}
+
+/// Parse a file in the format of `positions/tests/<code>.txt`.
+pub fn parse_win_tests(text: &str) -> Result<Vec<WinTest>, String> {
+    let mut out: Vec<WinTest> = Vec::new();
+    for (n, raw) in text.lines().enumerate() {
+        let line = raw.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let err = |e: String| format!("line {}: {e}", n + 1);
+        let (key, rest) = line.split_once(' ').unwrap_or((line, ""));
+        if key == "id" {
+            out.push(WinTest {
+                id: rest.to_string(),
+                position: Position::startpos(Variant::Adjiboto, 5).expect("start"),
+                win: 0,
+                best: Vec::new(),
+                proof: String::new(),
+            });
+            continue;
+        }
+        let t = out.last_mut().ok_or_else(|| err("no id line yet".into()))?;
+        match key {
+            "pos" => t.position = rest.parse().map_err(|e| err(format!("pos: {e}")))?,
+            "win" => t.win = rest.parse().map_err(|_| err("win: a number".into()))?,
+            "best" => {
+                t.best = rest
+                    .split_whitespace()
+                    .map(|m| m.parse().map_err(|e| err(format!("best {m}: {e}"))))
+                    .collect::<Result<_, _>>()?
+            }
+            "proof" => t.proof = rest.to_string(),
+            "note" => {}
+            _ => return Err(err(format!("unexpected '{key}'"))),
+        }
+    }
+    for t in &out {
+        if t.win == 0 || t.best.is_empty() || t.proof.is_empty() {
+            return Err(format!("{}: win, best and proof lines are needed", t.id));
+        }
+    }
+    Ok(out)
+}
+
+/// The position strings of an openings file (one per line, `#` comments).
+pub fn parse_openings(text: &str) -> Result<Vec<Position>, String> {
+    text.lines()
+        .enumerate()
+        .map(|(n, l)| (n, l.split('#').next().unwrap_or("").trim()))
+        .filter(|(_, l)| !l.is_empty())
+        .map(|(n, l)| l.parse().map_err(|e| format!("line {}: {e}", n + 1)))
+        .collect()
+}

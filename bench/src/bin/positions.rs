@@ -5,7 +5,7 @@
 //! positions bench-candidates <code> <games> <seed>   blocks for positions/bench.txt (no depth yet)
 //! positions calibrate <file> <millis>               the depth of each block whose search takes
 //!                                                   about <millis> ms (one thread, 16 MB)
-//! positions openings <code> <count> <plies> <seed> [main]
+//! positions openings <code> <count> <plies> <seed> [main|start] [margin]
 //! positions wins <code> <count> <plies> <seed>      forced wins from random games, proven
 //! positions bench [threads] [code]                 run the bench (as `choro bench`)
 //! ```
@@ -234,7 +234,7 @@ fn calibrate(file: &str, millis: f64) {
     }
 }
 
-fn openings(v: Variant, count: usize, plies: u32, seed: u64, main: bool) {
+fn openings(v: Variant, count: usize, plies: u32, seed: u64, main: bool, margin: i32) {
     let from = start(v, main);
     let mut seen = HashSet::new();
     let mut out = Vec::new();
@@ -250,7 +250,7 @@ fn openings(v: Variant, count: usize, plies: u32, seed: u64, main: bool) {
             continue;
         }
         let (_, _, score, _) = search(&p, 4);
-        if !matches!(score, Some(Score::Cp(c)) if c.abs() <= 300) {
+        if !matches!(score, Some(Score::Cp(c)) if c.abs() <= margin) {
             continue;
         }
         if seen.insert(p.with_ply(0).hash()) {
@@ -262,8 +262,8 @@ fn openings(v: Variant, count: usize, plies: u32, seed: u64, main: bool) {
         }
     }
     for (p, line, score) in out {
-        let s = score.map_or(String::new(), |s| format!("{s:?}"));
-        println!("{p} # {line} ({s} at depth 4)");
+        let s = score.map_or(String::new(), choro_engine::bench::score_text);
+        println!("{p} # {line}; depth 4: {s}");
     }
 }
 
@@ -300,12 +300,12 @@ fn find_wins(v: Variant, count: usize, max: u32, seed: u64) {
         let mut rng = Rng(seed.wrapping_mul(1_000_003).wrapping_add(g));
         let game = random_game(start(v, v == Variant::Lango), 1000, &mut rng);
         // Late positions, where wins are near.
-        for (p, _) in game.iter().rev().skip(1).take(12) {
+        for (back, (p, _)) in game.iter().rev().enumerate().skip(1).take(12) {
             if found >= count || !seen.insert(p.with_ply(0).hash()) {
                 continue;
             }
             let moves = p.legal_moves();
-            if moves.len() < 2 || moves.len() > 60 {
+            if moves.len() < 3 || moves.len() > 24 {
                 continue;
             }
             let me = p.side_to_move();
@@ -317,7 +317,9 @@ fn find_wins(v: Variant, count: usize, max: u32, seed: u64) {
                 .filter(|(_, c)| wins(c, me, n - 1))
                 .map(|(m, _)| p.restyle(*m).to_string())
                 .collect();
-            if good.len() == moves.len() || n == 1 && good.len() > 2 {
+            // Only positions where finding the win takes a search: not a
+            // win in one, and one or two of the moves win.
+            if n < 3 || good.len() > 2 {
                 continue;
             }
             println!("id {v}-win-{}", found + 1);
@@ -325,11 +327,11 @@ fn find_wins(v: Variant, count: usize, max: u32, seed: u64) {
             println!("win {n}");
             println!("best {}", good.join(" "));
             println!(
-                "note game {g} (seed {seed}); {} moves, {} win in {n} plies; proven by exhaustive search to {n} plies, and no win in {} plies",
-                moves.len(),
-                good.len(),
-                n.saturating_sub(2)
+                "proof exhaustive {n}: every path searched; {me} wins in {n} plies and not in {}; the best moves are every first move of the {} that wins in {n}",
+                n - 2,
+                moves.len()
             );
+            println!("note random game {g} of seed {seed}, {back} plies before its end");
             println!();
             found += 1;
         }
@@ -359,6 +361,7 @@ fn main() {
             arg(&a, 4, "plies"),
             arg(&a, 5, "seed"),
             a.get(6).is_some_and(|s| s == "main"),
+            a.get(7).map_or(300, |s| s.parse().expect("margin")),
         ),
         Some("wins") => find_wins(
             arg(&a, 2, "code"),
