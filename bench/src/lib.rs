@@ -163,3 +163,49 @@ pub fn parse_openings(text: &str) -> Result<Vec<Position>, String> {
         .map(|(n, l)| l.parse().map_err(|e| format!("line {}: {e}", n + 1)))
         .collect()
 }
+
+/// One block of a `positions/perft/*.perft` file.
+#[derive(Clone, Debug)]
+pub struct PerftBlock {
+    pub id: String,
+    pub position: Position,
+    /// (depth, paths, unique)
+    pub lines: Vec<(u32, u64, u64)>,
+}
+
+/// Parse a perft file (format at the top of each `positions/perft/*.perft`).
+pub fn parse_perft(text: &str) -> Result<Vec<PerftBlock>, String> {
+    let mut out: Vec<PerftBlock> = Vec::new();
+    for (n, raw) in text.lines().enumerate() {
+        let line = raw.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let err = |e: &str| format!("line {}: {e}", n + 1);
+        let (key, rest) = line.split_once(' ').unwrap_or((line, ""));
+        if key == "id" {
+            out.push(PerftBlock {
+                id: rest.to_string(),
+                position: Position::startpos(Variant::Adjiboto, 5).expect("start"),
+                lines: Vec::new(),
+            });
+            continue;
+        }
+        let b = out.last_mut().ok_or_else(|| err("no id line yet"))?;
+        match key {
+            "pos" => b.position = rest.parse().map_err(|e| err(&format!("pos: {e}")))?,
+            "perft" => {
+                let v: Vec<u64> = rest
+                    .split_whitespace()
+                    .map(|x| x.parse().map_err(|_| err("perft: numbers")))
+                    .collect::<Result<_, _>>()?;
+                if v.len() != 3 {
+                    return Err(err("perft: depth, paths, unique"));
+                }
+                b.lines.push((v[0] as u32, v[1], v[2]));
+            }
+            _ => return Err(err(&format!("unexpected '{key}'"))),
+        }
+    }
+    Ok(out)
+}
