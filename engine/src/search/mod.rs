@@ -307,3 +307,16 @@ impl Searcher {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn searcher_moves_to_a_search_thread() {
+        fn send<T: Send>() {}
+        fn sync<T: Sync>() {}
+        send::<Searcher>();
+        sync::<SearchControl>();
+    }
+}
