@@ -28,12 +28,31 @@ struct Cli {
 enum Cmd {
     /// Count the move tree: one line per depth, then time and speed.
     Perft(PerftArgs),
-    /// The fixed benchmark (not available yet).
-    Bench,
+    /// Fixed-depth search of the bench positions; last line `<N> nodes <M> nps`.
+    Bench(BenchCli),
     /// Play engines against each other through the protocol (MATCH.md).
     Match(Box<choro::matcher::MatchArgs>),
     /// Re-play recorded games and verify every move and result (MATCH.md).
     Replay(choro::matcher::ReplayArgs),
+}
+
+#[derive(clap::Args)]
+struct BenchCli {
+    /// Search depth for every position (default: each position's own depth).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
+    depth: Option<u32>,
+    /// Only this code's positions (default: all codes).
+    #[arg(long, value_parser = ["didinga", "lango", "acholi", "adjiboto"])]
+    variant: Option<String>,
+    /// Search threads (1 gives the node-count signature).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+    threads: u64,
+    /// Transposition table size in MB.
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=65536))]
+    hash: u64,
+    /// One JSON object per position, then a summary object.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(clap::Args)]
@@ -111,10 +130,17 @@ fn main() -> ExitCode {
         },
         Some(Cmd::Match(a)) => choro::matcher::match_main(&a),
         Some(Cmd::Replay(a)) => choro::matcher::replay_main(&a),
-        Some(Cmd::Bench) => {
+        Some(Cmd::Bench(a)) => {
+            let args = bench::BenchArgs {
+                depth: a.depth,
+                variant: a.variant.as_deref().and_then(|v| v.parse::<Variant>().ok()),
+                threads: Some(a.threads as usize),
+                hash_mb: Some(a.hash as usize),
+                json: a.json,
+            };
             let stdout = io::stdout();
             let mut out = stdout.lock();
-            match bench::run(&mut |l| {
+            match bench::run(&args, &mut |l| {
                 let _ = writeln!(out, "{l}");
             }) {
                 Ok(()) => ExitCode::SUCCESS,

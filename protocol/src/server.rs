@@ -278,7 +278,8 @@ impl<W: Write + Send + 'static> Server<W> {
             Command::Bench => {
                 self.idle("bench")?;
                 let out = &self.out;
-                bench::run(&mut |l| out.line(l)).map_err(Error::Bench)?;
+                bench::run(&bench::BenchArgs::default(), &mut |l| out.line(l))
+                    .map_err(Error::Bench)?;
             }
         }
         Ok(true)

@@ -426,7 +426,7 @@ fn every_bad_input_gets_one_error_line() {
     error(&mut e, "go searchmoves b e", "go searchmoves: move 2");
     error(&mut e, "perft 65", "out of range 1..64");
     error(&mut e, "query everything", "unknown question");
-    error(&mut e, "bench", "bench is not available yet");
+    error(&mut e, "bench depth 3", "bench");
 
     // A 10 MB line: one error line, memory bounded, then business as usual.
     let mut huge = vec![b'x'; 10 << 20];
@@ -585,9 +585,20 @@ fn command_line_perft() {
 
 #[test]
 fn command_line_bench_help_and_version() {
-    let (code, _, err) = cli(&["bench"]);
-    assert_eq!(code, 1);
-    assert!(err.contains("bench is not available yet"));
+    let (code, out, _) = cli(&["bench", "--variant", "adjiboto", "--depth", "3"]);
+    assert_eq!(code, 0);
+    let last = out.lines().last().unwrap_or_default().to_string();
+    let w: Vec<&str> = last.split(' ').collect();
+    assert_eq!((w.len(), w[1], w[3]), (4, "nodes", "nps"), "{last}");
+    let (code2, out2, _) = cli(&["bench", "--variant", "adjiboto", "--depth", "3"]);
+    assert_eq!(code2, 0);
+    assert_eq!(
+        out2.lines().last().map(|l| l.split(' ').next()),
+        Some(Some(w[0])),
+        "signature"
+    );
+    let (code, _, err) = cli(&["bench", "--variant", "chess"]);
+    assert_eq!(code, 2, "{err}");
     let (code, out, _) = cli(&["--version"]);
     assert_eq!(code, 0);
     assert_eq!(out.trim(), format!("choro {}", env!("CARGO_PKG_VERSION")));
