@@ -44,6 +44,15 @@ struct Cli {
     /// Resident memory allowed above the Hash option (MiB).
     #[arg(long, default_value_t = 64)]
     rss_allowance_mb: u64,
+    /// The memory bound is this many times Hash, plus the allowance. 1 is
+    /// the promise; the MCTS tree is sized by Hash besides the table
+    /// (RELIABILITY.md, open findings).
+    #[arg(long, default_value_t = 1)]
+    rss_hash_factor: u64,
+    /// Measure against the largest Hash set so far in the process instead
+    /// of the current one (a tree sized under an earlier Hash is kept).
+    #[arg(long)]
+    rss_max_hash: bool,
     /// The ply cap of every game (DrawPlies).
     #[arg(long, default_value_t = 150)]
     draw_plies: u32,
@@ -219,6 +228,7 @@ struct Soak<'a> {
     st: Stats,
     margin: Duration,
     hash_mb: u64,
+    max_hash_mb: u64,
     threads: u64,
     algo: &'static str,
 }
@@ -254,6 +264,7 @@ impl<'a> Soak<'a> {
         }
         if first || self.rng.chance(1, 3) {
             self.hash_mb = *self.rng.pick(&[1u64, 2, 4, 8, 16, 32]);
+            self.max_hash_mb = self.max_hash_mb.max(self.hash_mb);
             self.setopt(e, "Hash", &self.hash_mb.to_string())?;
         }
         if self.threads == 2 {
@@ -346,13 +357,21 @@ impl<'a> Soak<'a> {
             return Ok(());
         };
         self.st.peak_rss_kb = self.st.peak_rss_kb.max(kb);
-        let limit = (self.hash_mb + self.cli.rss_allowance_mb) * 1024;
+        let hash = if self.cli.rss_max_hash {
+            self.max_hash_mb
+        } else {
+            self.hash_mb
+        };
+        let limit = (self.cli.rss_hash_factor * hash + self.cli.rss_allowance_mb) * 1024;
         if kb > limit {
             return Err(format!(
-                "MEMORY: resident {} MiB, above Hash {} MiB + {} MiB",
+                "MEMORY: resident {} MiB, above {} x Hash {} MiB + {} MiB (current Hash {} MiB, algorithm {})",
                 kb / 1024,
+                self.cli.rss_hash_factor,
+                hash,
+                self.cli.rss_allowance_mb,
                 self.hash_mb,
-                self.cli.rss_allowance_mb
+                self.algo
             ));
         }
         Ok(())
@@ -612,6 +631,7 @@ fn run_code(cli: &Cli, code: Variant, seed: u64, t0: Instant) -> (Stats, Result<
         st: Stats::default(),
         margin: Duration::from_millis(cli.margin_ms),
         hash_mb: 16,
+        max_hash_mb: 16,
         threads: 1,
         algo: "alphabeta",
     };
