@@ -70,6 +70,11 @@ pub enum Error {
     Position(PositionError),
     Bench(String),
     Thread(String),
+    /// `Hash` asked for more memory than the process can reserve.
+    Memory {
+        mb: usize,
+        kept: usize,
+    },
 }
 
 impl fmt::Display for Error {
@@ -89,6 +94,10 @@ impl fmt::Display for Error {
             Error::Position(e) => write!(f, "start position: {e}"),
             Error::Bench(e) => f.write_str(e),
             Error::Thread(e) => write!(f, "go: cannot start the search thread: {e}"),
+            Error::Memory { mb, kept } => write!(
+                f,
+                "setoption: option Hash: cannot reserve {mb} MiB; Hash keeps {kept}"
+            ),
         }
     }
 }
@@ -147,6 +156,15 @@ fn printable(s: &str) -> String {
         }
     }
     out
+}
+
+/// Whether `mb` MiB can be reserved now. The table is allocated by a call
+/// that aborts the process on failure (`setoption name Hash value 65536`
+/// on a smaller machine did), so the size is tried first with a fallible
+/// reservation of address space, released at once.
+fn can_reserve(mb: usize) -> bool {
+    let mut probe: Vec<u8> = Vec::new();
+    probe.try_reserve_exact(mb.saturating_mul(1 << 20)).is_ok()
 }
 
 /// A search in progress.
@@ -369,6 +387,12 @@ impl<W: Write + Send + 'static> Server<W> {
         self.idle("setoption")?;
         let mut opts = self.opts.clone();
         let applied = opts.set(name, value).map_err(Error::Option)?;
+        if opts.hash_mb != self.opts.hash_mb && !can_reserve(opts.hash_mb) {
+            return Err(Error::Memory {
+                mb: opts.hash_mb,
+                kept: self.opts.hash_mb,
+            });
+        }
         if applied.reset {
             self.game = start_game(&opts).map_err(Error::Position)?;
         }

@@ -22,7 +22,18 @@ struct Engine {
 
 impl Engine {
     fn start() -> Engine {
-        let mut child = Command::new(BIN)
+        Engine::spawn(Command::new(BIN))
+    }
+
+    /// choro with its address space limited to `kb` KiB (`ulimit -v`).
+    fn start_limited(kb: u64) -> Engine {
+        let mut c = Command::new("bash");
+        c.args(["-c", &format!("ulimit -v {kb} && exec \"$0\""), BIN]);
+        Engine::spawn(c)
+    }
+
+    fn spawn(mut command: Command) -> Engine {
+        let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
@@ -402,4 +413,26 @@ fn quit_during_a_two_thread_search() {
         assert!(ok, "{algo}: exit status");
         assert!(took < Duration::from_secs(1), "{algo}: quit took {took:?}");
     }
+}
+
+/// `Hash` at the top of its advertised range on a machine (here: an address
+/// space of 4 GB) that cannot give it: refused with one error line, Hash
+/// keeps its value, and choro goes on. It used to abort (`memory
+/// allocation of 68719476736 bytes failed`).
+#[test]
+fn hash_larger_than_the_machine() {
+    let mut e = Engine::start_limited(4_000_000);
+    for mb in ["65536", "8000"] {
+        let v = e.ask(&format!("setoption name Hash value {mb}"));
+        one_error(&v, mb);
+        assert!(
+            v[0].contains(&format!("cannot reserve {mb} MiB; Hash keeps 16")),
+            "{v:?}"
+        );
+    }
+    assert!(e.ask("setoption name Hash value 64").is_empty());
+    e.send("go depth 2");
+    assert_ne!(e.bestmove(), "bestmove 0000");
+    e.send("quit");
+    assert!(e.exit(PATIENCE).0);
 }
