@@ -85,6 +85,9 @@ pub struct Node {
     kids: OnceLock<Box<[Node]>>,
 }
 
+// The tree budget is counted in nodes of this size (16 MiB: about 100,000).
+const _: () = assert!(std::mem::size_of::<Node>() <= 168);
+
 impl Node {
     fn new(pos: Position, prior: f32, proven: u8) -> Node {
         Node {
