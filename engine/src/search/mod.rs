@@ -196,6 +196,31 @@ impl Searcher {
         &self.config
     }
 
+    /// [`new`](Self::new), or an error when the table's memory cannot be
+    /// reserved.
+    pub fn try_new(config: SearchConfig) -> Result<Searcher, std::collections::TryReserveError> {
+        let mut s = Searcher::new(SearchConfig {
+            hash_mb: 0,
+            ..config.clone()
+        });
+        s.try_set_config(config)?;
+        Ok(s)
+    }
+
+    /// [`set_config`](Self::set_config), or an error, with nothing changed,
+    /// when a new table size cannot be reserved.
+    pub fn try_set_config(
+        &mut self,
+        config: SearchConfig,
+    ) -> Result<(), std::collections::TryReserveError> {
+        if config.hash_mb != self.config.hash_mb {
+            self.tt = tt::Table::try_new(config.hash_mb)?;
+            self.tree = None;
+        }
+        self.config = config;
+        Ok(())
+    }
+
     /// Apply new settings (resizes the table when `hash_mb` changed).
     pub fn set_config(&mut self, config: SearchConfig) {
         if config.hash_mb != self.config.hash_mb {
@@ -318,5 +343,23 @@ mod tests {
         fn sync<T: Sync>() {}
         send::<Searcher>();
         sync::<SearchControl>();
+    }
+
+    #[test]
+    fn a_table_too_big_to_reserve_is_refused_and_nothing_changes() {
+        let mut s = Searcher::try_new(SearchConfig::default()).unwrap();
+        let huge = SearchConfig {
+            hash_mb: usize::MAX >> 21,
+            ..SearchConfig::default()
+        };
+        assert!(s.try_set_config(huge.clone()).is_err());
+        assert_eq!(s.config(), &SearchConfig::default());
+        assert!(Searcher::try_new(huge).is_err());
+        let two = SearchConfig {
+            hash_mb: 2,
+            ..SearchConfig::default()
+        };
+        s.try_set_config(two.clone()).unwrap();
+        assert_eq!(s.config(), &two);
     }
 }

@@ -89,10 +89,23 @@ fn age_of(d: u64) -> u8 {
 impl Table {
     /// A table of about `mb` mebibytes (at least one bucket).
     pub fn new(mb: usize) -> Table {
-        let n = (mb.saturating_mul(1 << 20) / std::mem::size_of::<Bucket>()).max(1);
+        let n = Self::buckets_for(mb);
         let mut buckets = Vec::with_capacity(n);
         buckets.resize_with(n, Bucket::default);
         Table { buckets, age: 0 }
+    }
+
+    /// [`new`](Self::new), or an error when the memory cannot be reserved.
+    pub fn try_new(mb: usize) -> Result<Table, std::collections::TryReserveError> {
+        let n = Self::buckets_for(mb);
+        let mut buckets = Vec::new();
+        buckets.try_reserve_exact(n)?;
+        buckets.resize_with(n, Bucket::default);
+        Ok(Table { buckets, age: 0 })
+    }
+
+    fn buckets_for(mb: usize) -> usize {
+        (mb.saturating_mul(1 << 20) / std::mem::size_of::<Bucket>()).max(1)
     }
 
     /// Entries the table holds.
