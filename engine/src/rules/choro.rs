@@ -9,11 +9,13 @@
 //! legal move.
 
 mod didinga;
+use didinga::meta_hashes;
+pub(crate) use didinga::run_keys;
 
 use super::sower::{LapKind, Turn};
 use super::{acholi, lango, Cut, GenStats, LapRecord, MoveInfo};
 use crate::board::Position;
-use crate::types::geometry::{self, facing, is_front};
+use crate::types::geometry::{self, facing};
 use crate::types::moves::{Move, Token, MAX_TOKENS};
 use crate::types::{Dir, Variant};
 use std::mem::MaybeUninit;
@@ -54,6 +56,11 @@ pub(crate) struct ChoroGen<'p, F> {
     found: Option<Vec<LapRecord>>,
     /// When set, every cut path is recorded: its decisions so far, why, and its laps.
     cuts: Option<Vec<(Move, Cut, u32)>>,
+    /// Key sums of the mover's loop walked round (`didinga::run_keys`).
+    keys: &'static [u64; 256],
+    /// Every child but its board, and the non-board part of its hash.
+    child: Position,
+    child_meta: u64,
 }
 
 impl<'p, F> ChoroGen<'p, F>
@@ -84,12 +91,17 @@ where
             target: None,
             found: None,
             cuts: None,
+            // Set by `prepare` (the Didinga generator has its own).
+            child: *pos,
+            child_meta: 0,
+            keys: run_keys(pos.side.index(), 2 * w),
         }
     }
 
     /// Every never-ending path: the decisions it had taken when it was cut.
     pub fn cuts_of(mut self) -> Vec<(Move, Cut, u32)> {
         self.cuts = Some(Vec::new());
+        self.prepare();
         let t = Self::fresh_turn(self.pos);
         self.starts(&t);
         self.cuts.unwrap_or_default()
@@ -105,15 +117,25 @@ where
     /// The laps of move `m`, if it is legal.
     pub fn trace_of(mut self, m: &Move) -> Option<Vec<LapRecord>> {
         self.target = Some(*m);
+        self.prepare();
         let t = Self::fresh_turn(self.pos);
         self.starts(&t);
         self.found
     }
 
     fn fresh_turn(pos: &Position) -> Turn {
+        let (opp, w) = (1 - pos.side.index(), pos.width);
+        let caps = if pos.variant == Variant::Lango {
+            // Lango: front row only, the facing front hole alone decides.
+            let rev = pos.occupied[opp].reverse_bits() >> (32 - 2 * w);
+            ((rev & ((1 << w) - 1)) << w, 0)
+        } else {
+            didinga::capture_sets(pos.occupied[opp], w)
+        };
         Turn {
+            caps,
             loops: pos.loops,
-            hash: pos.hash.wrapping_sub(pos.meta_hash()),
+            hash: pos.hash.wrapping_sub(meta_hashes(pos).0),
             last: 0,
             origin: 0,
             base: NONE,
@@ -127,16 +149,31 @@ where
         }
     }
 
-    pub fn run_all(self) -> GenStats {
+    /// The child template and its hash part, before the first move.
+    fn prepare(&mut self) {
+        let pos = self.pos;
+        self.child = Position {
+            ply: pos.ply + 1,
+            side: pos.side.other(),
+            phase: pos.phase.next(),
+            ..*pos
+        };
+        self.child_meta = meta_hashes(pos).1;
+    }
+
+    /// Run the generator. By reference, so that the generator (with its
+    /// decision frames, several kB) is never moved.
+    pub fn run_all(&mut self) -> GenStats {
         if self.variant == Variant::Didinga {
-            return didinga::generate(self.pos, self.budget, self.sink);
+            return didinga::generate(self.pos, self.budget, &mut self.sink);
         }
         self.run_general()
     }
 
     /// The general generator, which handles Didinga too (the specialised
     /// one is checked against it).
-    fn run_general(mut self) -> GenStats {
+    fn run_general(&mut self) -> GenStats {
+        self.prepare();
         let t = Self::fresh_turn(self.pos);
         self.starts(&t);
         self.stats
@@ -169,26 +206,19 @@ where
     fn lap(&mut self, t: &mut Turn, first: u8, hand: u8, dir: Dir) {
         self.stats.drops += hand as u64;
         self.stats.laps += 1;
-        t.lap(self.me, self.len, self.front, first, hand, dir);
+        t.lap(self.me, self.len, self.front, self.keys, first, hand, dir);
     }
 
     /// The opponent's holes the mover captures from if the lap ended at `t.last`
     /// in an occupied hole (RULINGS 3): `None` if it is not a capturing hole.
     #[inline]
     fn capture_holes(&self, t: &Turn) -> Option<(u8, u8)> {
-        let l = t.last;
-        let (of, ob) = facing(l, self.w);
-        let opp = &t.loops[self.opp];
-        let (f, b) = (opp.get(of), opp.get(ob));
-        let yes = if is_front(l, self.w) {
-            match self.variant {
-                Variant::Lango => f > 0,
-                _ => f > 0 && b > 0,
-            }
+        let caps = if self.opening && !t.front_reached {
+            t.caps.0 | t.caps.1
         } else {
-            self.opening && self.variant != Variant::Lango && !t.front_reached && f > 0 && b > 0
+            t.caps.0
         };
-        yes.then_some((of, ob))
+        (caps >> t.last & 1 != 0).then(|| facing(t.last, self.w))
     }
 
     #[inline]
@@ -295,6 +325,7 @@ where
         let (of, ob) = facing(f, self.w);
         let fr = c.take(self.opp, of);
         let bk = c.take(self.opp, ob);
+        c.took_column(f, self.len);
         self.lango_sow(&mut c, f, fr, bk);
         self.with_token(Token::StartCapture(self.number(f)), c);
     }
@@ -348,6 +379,7 @@ where
                 };
                 let fr = t.take(opp, of);
                 let bk = t.take(opp, ob);
+                t.took_column(l, self.len);
                 let k = fr + bk;
                 match (self.variant, t.kind) {
                     (Variant::Lango, LapKind::LangoCw) => {
@@ -529,28 +561,18 @@ where
             }
             return;
         }
-        let p = self.pos;
-        let mut child = Position {
-            loops: t.loops,
-            hash: 0,
-            occupied: [0; 2],
-            movable: [0; 2],
-            ply: p.ply + 1,
-            hist: p.hist,
-            stores: p.stores,
-            variant: p.variant,
-            width: p.width,
-            side: p.side.other(),
-            phase: p.phase.next(),
-        };
-        child.refresh_masks();
-        child.hash = t.hash.wrapping_add(child.meta_hash());
+        let child = &mut self.child;
+        child.loops = t.loops;
+        for s in 0..2 {
+            (child.occupied[s], child.movable[s]) = t.loops[s].masks(self.len);
+        }
+        child.hash = t.hash.wrapping_add(self.child_meta);
         self.stats.moves += 1;
         let info = MoveInfo {
             laps: t.laps,
             drops: t.drops,
         };
-        if !(self.sink)(&self.path, &child, info) {
+        if !(self.sink)(&self.path, &self.child, info) {
             self.stop = true;
         }
     }
@@ -569,7 +591,7 @@ mod tests {
             v.push((m.to_string(), *p, i));
             true
         };
-        let g = ChoroGen::new(pos, budget, sink);
+        let mut g = ChoroGen::new(pos, budget, sink);
         let stats = if general {
             g.run_general()
         } else {

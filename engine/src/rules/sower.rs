@@ -44,6 +44,11 @@ pub(crate) struct Turn {
     /// First hole and hand of the last lap (for traces only).
     pub lap_first: u8,
     pub lap_hand: u8,
+    /// The mover's holes that capture when a lap ends there on an occupied
+    /// hole: (front row, back row in the opening). Derived from the
+    /// opponent's holes (so not part of the state), kept in step by
+    /// [`Turn::took_column`].
+    pub caps: (u32, u32),
 }
 
 impl Turn {
@@ -73,50 +78,70 @@ impl Turn {
 
     /// Sow `hand` counters on player `me`'s loop of `len` holes, first drop
     /// in `first`, going `dir`. Sets `last`; counts the lap and its drops.
-    #[inline]
-    pub fn lap(&mut self, me: usize, len: u8, front: u32, first: u8, hand: u8, dir: Dir) {
-        debug_assert!(hand > 0 && first < len && len <= 32);
-        // hand / len without a division: exact for hand < 256 and len <= 32.
-        let q = ((hand as u32 * 65536u32.div_ceil(len as u32)) >> 16) as u8;
-        let r = hand - q * len;
-        let (len_i, first_i, r_i) = (len as i32, first as i32, r as i32);
-        let wrap = |x: i32| -> u8 {
-            (if x < 0 {
-                x + len_i
-            } else if x >= len_i {
-                x - len_i
-            } else {
-                x
-            }) as u8
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    pub fn lap(
+        &mut self,
+        me: usize,
+        len: u8,
+        front: u32,
+        keys: &[u64; 256],
+        first: u8,
+        hand: u8,
+        dir: Dir,
+    ) {
+        debug_assert!(hand > 0 && first < len && (16..=32).contains(&len));
+        // hand % len without a division: exact for hand < 256 and len <= 32.
+        let r = if len == 16 {
+            hand & 15
+        } else {
+            hand - ((hand as u32 * 65536u32.div_ceil(len as u32)) >> 16) as u8 * len
         };
+        let wrap = |x: u8| if x >= len { x - len } else { x };
+        // `start`: the first hole of the stretch that gets one more than the
+        // others, in loop order; its `r` holes and whole rounds make the lap.
         let (start, last) = match dir {
-            Dir::Ccw => (
-                first,
-                if r == 0 {
-                    wrap(first_i - 1)
-                } else {
-                    wrap(first_i + r_i - 1)
-                },
-            ),
+            Dir::Ccw => (first, wrap(first + if r == 0 { len - 1 } else { r - 1 })),
+            Dir::Cw if r == 0 => (first, wrap(first + 1)),
             Dir::Cw => {
-                let s = wrap(first_i - r_i + 1);
-                (s, if r == 0 { wrap(first_i + 1) } else { s })
+                let s = wrap(first + len + 1 - r);
+                (s, s)
             }
         };
-        let bits = if r == 0 { 0 } else { range_bits(start, r, len) };
-        let all = crate::types::geometry::loop_mask(len);
-        self.loops[me].add_masked(bits, all, q);
-        self.hash = self
-            .hash
-            .wrapping_add((q as u64).wrapping_mul(zobrist::PREFIX[me][len as usize]))
-            .wrapping_add(zobrist::range_sum(me, start, r, len));
-        self.front_reached |= q > 0 || bits & front != 0;
+        if len == 16 {
+            self.loops[me].sow16(start, hand);
+        } else {
+            let q = (hand - r) / len;
+            let bits = if r == 0 { 0 } else { range_bits(start, r, len) };
+            let all = crate::types::geometry::loop_mask(len);
+            self.loops[me].add_masked(bits, all, q);
+        }
+        self.hash = self.hash.wrapping_add(
+            keys[start.wrapping_add(hand) as usize].wrapping_sub(keys[start as usize]),
+        );
+        if !self.front_reached {
+            let run = if hand >= len {
+                u64::MAX
+            } else {
+                ((1u64 << hand) - 1) << start
+            };
+            self.front_reached = (run | run >> len) & front as u64 != 0;
+        }
         self.last = last;
         self.dir = dir;
         self.lap_first = first;
         self.lap_hand = hand;
         self.laps += 1;
         self.drops += hand as u32;
+    }
+
+    /// Both opponent holes facing the mover's hole `l` were emptied: neither
+    /// of the mover's holes facing them captures any more.
+    #[inline]
+    pub fn took_column(&mut self, l: u8, len: u8) {
+        let column = !(1u32 << l | 1u32 << (len - 1 - l));
+        self.caps.0 &= column;
+        self.caps.1 &= column;
     }
 
     /// Empty hole `h` of player `s`, returning its counters.

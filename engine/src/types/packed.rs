@@ -104,6 +104,29 @@ impl Loop {
         m
     }
 
+    /// Holes with one counter or more and holes with two or more, of a loop
+    /// of `len` holes (16: one SSE2 compare each).
+    #[inline]
+    pub fn masks(&self, len: u8) -> (u32, u32) {
+        if len == 16 {
+            masks16(self.0[0], self.0[1])
+        } else {
+            (self.occupied(), self.movable())
+        }
+    }
+
+    /// Sow `hand` counters round a loop of 16 holes from hole `start`:
+    /// `hand / 16` in every hole and one more in the `hand % 16` from `start`.
+    #[inline]
+    pub fn sow16(&mut self, start: u8, hand: u8) {
+        let x = self.0[0] as u128 | (self.0[1] as u128) << 64;
+        let add =
+            RELAY16[(hand & 127) as usize].rotate_left(8 * (start.wrapping_sub(1) & 15) as u32);
+        let x = x.wrapping_add(add);
+        self.0[0] = x as u64;
+        self.0[1] = (x >> 64) as u64;
+    }
+
     /// The loop with every hole outside `holes` emptied.
     #[inline]
     pub fn keep(&self, holes: u32) -> Loop {

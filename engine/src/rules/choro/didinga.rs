@@ -91,7 +91,7 @@ fn relay_keys16(side: usize) -> &'static [[u64; 128]; 16] {
 /// The non-board parts of the hashes of `pos` and of its children: for the
 /// Choro codes (no stores, no Adjiboto history) from a table, since every
 /// call of the generator needs both.
-fn meta_hashes(pos: &Position) -> (u64, u64) {
+pub(crate) fn meta_hashes(pos: &Position) -> (u64, u64) {
     let child_meta = |p: &Position| {
         zobrist::meta(
             p.variant,
