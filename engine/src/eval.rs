@@ -139,11 +139,9 @@ impl Eval {
 
 impl Evaluator for Eval {
     fn evaluate(&self, pos: &Position) -> i32 {
-        if pos.variant().is_choro() {
-            self.choro(pos)
-        } else {
-            self.adjiboto(pos)
-        }
+        let mut s = 0;
+        self.visit(pos, &mut |_, _, _, v| s += v);
+        s
     }
 }
 
@@ -216,51 +214,123 @@ pub fn adj_best_capture(pos: &Position, side: Side) -> u32 {
     best
 }
 
+/// One term of the evaluation of a position: the raw feature for the side to
+/// move and for the opponent, and what the term adds to the score (side to
+/// move's view, centi-counters). The terms add up to [`Evaluator::evaluate`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Term {
+    pub name: &'static str,
+    pub mover: i32,
+    pub opponent: i32,
+    pub score: i32,
+}
+
 impl Eval {
-    fn choro(&self, pos: &Position) -> i32 {
+    /// The evaluation of `pos`, term by term (for `eval` and tuning).
+    pub fn terms(&self, pos: &Position) -> Vec<Term> {
+        let mut v = Vec::new();
+        self.visit(pos, &mut |name, mover, opponent, score| {
+            v.push(Term {
+                name,
+                mover,
+                opponent,
+                score,
+            })
+        });
+        v
+    }
+
+    /// Calls `f(name, mover's feature, opponent's feature, score)` for each
+    /// term; `evaluate` sums the scores, `terms` lists them, so the two agree.
+    #[inline(always)]
+    fn visit(&self, pos: &Position, f: &mut impl FnMut(&'static str, i32, i32, i32)) {
+        if pos.variant().is_choro() {
+            self.choro(pos, f)
+        } else {
+            self.adjiboto(pos, f)
+        }
+    }
+
+    #[inline(always)]
+    fn choro(&self, pos: &Position, f: &mut impl FnMut(&'static str, i32, i32, i32)) {
         let w = &self.weights;
         let me = pos.side_to_move();
         let op = me.other();
-        let diff = |a: u32, b: u32| a as i32 - b as i32;
-        let mut s = w.tempo;
-        s += w.material * diff(pos.material(me), pos.material(op));
-        s += w.mobility
-            * diff(
-                pos.movable_mask(me).count_ones(),
-                pos.movable_mask(op).count_ones(),
-            );
+        f("tempo", 1, 0, w.tempo);
+        let (m, o) = (pos.material(me) as i32, pos.material(op) as i32);
+        f("material", m, o, w.material * (m - o));
+        let (m, o) = (
+            pos.movable_mask(me).count_ones() as i32,
+            pos.movable_mask(op).count_ones() as i32,
+        );
+        f("mobility", m, o, w.mobility * (m - o));
         let (fm, hm) = front_row(pos, me);
         let (fo, ho) = front_row(pos, op);
-        s += w.front * diff(fm, fo) + w.front_holes * diff(hm, ho);
+        f(
+            "front",
+            fm as i32,
+            fo as i32,
+            w.front * (fm as i32 - fo as i32),
+        );
+        f(
+            "front_holes",
+            hm as i32,
+            ho as i32,
+            w.front_holes * (hm as i32 - ho as i32),
+        );
         let (att_sum, att_max) = en_prise(pos, me);
         let (thr_sum, thr_max) = en_prise(pos, op);
-        s += w.attack_sum * att_sum as i32 - w.threat_sum * thr_sum as i32;
+        let (att_sum, att_max, thr_sum, thr_max) = (
+            att_sum as i32,
+            att_max as i32,
+            thr_sum as i32,
+            thr_max as i32,
+        );
+        f(
+            "en_prise_sum",
+            att_sum,
+            thr_sum,
+            w.attack_sum * att_sum - w.threat_sum * thr_sum,
+        );
         if pos.variant() == Variant::Lango && pos.phase() == Phase::Main {
             // The mover must start with such a capture: it is as good as made.
-            s += w.lango_start * att_max as i32 - w.lango_start_threat * thr_max as i32;
+            f(
+                "lango_start",
+                att_max,
+                thr_max,
+                w.lango_start * att_max - w.lango_start_threat * thr_max,
+            );
         } else {
-            s += w.attack_max * att_max as i32 - w.threat_max * thr_max as i32;
+            f(
+                "en_prise_max",
+                att_max,
+                thr_max,
+                w.attack_max * att_max - w.threat_max * thr_max,
+            );
         }
-        s
     }
 
-    fn adjiboto(&self, pos: &Position) -> i32 {
+    #[inline(always)]
+    fn adjiboto(&self, pos: &Position, f: &mut impl FnMut(&'static str, i32, i32, i32)) {
         let w = &self.weights;
         let me = pos.side_to_move();
         let op = me.other();
         let st = pos.stores();
-        let diff = |a: u32, b: u32| a as i32 - b as i32;
-        let mut s = w.tempo;
-        s += w.store * (st[me.index()] as i32 - st[op.index()] as i32);
-        s += w.adj_board * diff(pos.material(me), pos.material(op));
-        s += w.mobility
-            * diff(
-                pos.movable_mask(me).count_ones(),
-                pos.movable_mask(op).count_ones(),
-            );
-        s += w.adj_capture * adj_best_capture(pos, me) as i32;
-        s -= w.adj_threat * adj_best_capture(pos, op) as i32;
-        s
+        f("tempo", 1, 0, w.tempo);
+        let (m, o) = (st[me.index()] as i32, st[op.index()] as i32);
+        f("store", m, o, w.store * (m - o));
+        let (m, o) = (pos.material(me) as i32, pos.material(op) as i32);
+        f("board", m, o, w.adj_board * (m - o));
+        let (m, o) = (
+            pos.movable_mask(me).count_ones() as i32,
+            pos.movable_mask(op).count_ones() as i32,
+        );
+        f("mobility", m, o, w.mobility * (m - o));
+        let (m, o) = (
+            adj_best_capture(pos, me) as i32,
+            adj_best_capture(pos, op) as i32,
+        );
+        f("capture", m, o, w.adj_capture * m - w.adj_threat * o);
     }
 }
 
@@ -268,6 +338,25 @@ impl Eval {
 mod tests {
     use super::*;
     use crate::Variant;
+
+    #[test]
+    fn terms_add_up_to_the_evaluation() {
+        let e = Eval::default();
+        for s in [
+            "didinga:8 0,1,0,1,0,0,0,7/13,4,0,0,8,1,1,0/1,3,4,3,0,4,3,0/0,1,2,1,2,1,2,1 a m 28",
+            "lango:8 1,2,3,2,7,1,0,3/0,9,6,2,1,2,3,2/0,0,0,0,0,1,1,1/2,0,5,6,2,0,1,1 b m 59",
+            "adjiboto 2,1,5,3,0/0,0,0,4,2 a 12345/12345 0/0 20",
+        ] {
+            let p: Position = s.parse().unwrap();
+            let t = e.terms(&p);
+            assert!(t.len() >= 5);
+            assert_eq!(
+                t.iter().map(|t| t.score).sum::<i32>(),
+                e.evaluate(&p),
+                "{s}"
+            );
+        }
+    }
 
     #[test]
     fn start_positions_are_worth_the_same_to_either_side() {

@@ -1,60 +1,49 @@
 //! `eval`: the static evaluation, term by term (PROTOCOL.md, "`eval`").
-//!
-//! EVAL HOOK: the engine's evaluation (`choro_engine::eval`, being written)
-//! is not there yet, so [`terms`] lists the plain terms the position gives.
-//! When it lands, [`terms`] and [`NOTE`] are the only things to change: take
-//! the engine's term-by-term breakdown instead, keeping the line format.
 
-use choro_engine::{Position, Side};
+use choro_engine::eval::{Eval, Evaluator};
+use choro_engine::Position;
 
-/// One term of the evaluation, for each player.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Term {
-    pub name: &'static str,
-    pub a: i64,
-    pub b: i64,
-}
-
-/// Said before the terms while they are not the engine's evaluation.
-pub const NOTE: Option<&str> =
-    Some("eval: the engine's evaluation is not available yet; plain terms only");
-
-/// The terms of `pos`'s evaluation.
-pub fn terms(pos: &Position) -> Vec<Term> {
-    let per_side = |f: &dyn Fn(Side) -> i64| (f(Side::A), f(Side::B));
-    let mut v = Vec::new();
-    let (a, b) = per_side(&|s| pos.material(s) as i64);
-    v.push(Term {
-        name: "material",
-        a,
-        b,
-    });
-    if !pos.variant().is_choro() {
-        let [a, b] = pos.stores();
-        v.push(Term {
-            name: "store",
-            a: a as i64,
-            b: b as i64,
-        });
-    }
-    let (a, b) = per_side(&|s| pos.movable_mask(s).count_ones() as i64);
-    v.push(Term {
-        name: "liftable",
-        a,
-        b,
-    });
-    v
-}
-
-/// The lines of `eval`, notes as `info string` lines.
+/// The lines of `eval`: one per term, then the total, all from the side to
+/// move's point of view (centi-counters; 100 = one counter).
 pub fn lines(pos: &Position) -> Vec<String> {
-    let mut out = Vec::new();
-    if let Some(n) = NOTE {
-        out.push(format!("info string {n}"));
-    }
-    for t in terms(pos) {
-        out.push(format!("term {} A {} B {}", t.name, t.a, t.b));
-    }
-    out.push(format!("side to move {}", pos.side_to_move()));
+    let e = Eval::default();
+    let mut out: Vec<String> = e
+        .terms(pos)
+        .iter()
+        .map(|t| {
+            format!(
+                "term {} mover {} opponent {} score {}",
+                t.name, t.mover, t.opponent, t.score
+            )
+        })
+        .collect();
+    out.push(format!(
+        "total {} side to move {}",
+        e.evaluate(pos),
+        pos.side_to_move()
+    ));
     out
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+    use super::*;
+
+    #[test]
+    fn terms_then_a_total_that_is_their_sum() {
+        let p: Position =
+            "didinga:8 0,1,0,1,0,0,0,7/13,4,0,0,8,1,1,0/1,3,4,3,0,4,3,0/0,1,2,1,2,1,2,1 a m 28"
+                .parse()
+                .unwrap();
+        let l = lines(&p);
+        let sum: i64 = l[..l.len() - 1]
+            .iter()
+            .map(|t| t.rsplit(' ').next().unwrap().parse::<i64>().unwrap())
+            .sum();
+        let total: Vec<&str> = l.last().unwrap().split(' ').collect();
+        assert_eq!(total[0], "total");
+        assert_eq!(total[1].parse::<i64>().unwrap(), sum);
+        assert!(l.iter().any(|t| t.starts_with("term material mover ")));
+    }
 }
