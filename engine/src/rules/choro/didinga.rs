@@ -145,6 +145,7 @@ struct State<R> {
 
 /// The generator proper, for loops of type `R`, in the opening (`OPEN`:
 /// back-row captures until the front row is reached) or the main phase.
+#[inline(always)]
 fn run<R: Ring, const OPEN: bool, F>(pos: &Position, budget: u32, mut sink: F) -> GenStats
 where
     F: FnMut(&Move, &Position, MoveInfo) -> bool,
