@@ -339,6 +339,72 @@ fn searchmoves_restricts_the_root() {
     }
 }
 
+/// The position of RELIABILITY.md finding 3 (Acholi, B to move): many paths
+/// merge into the same position, and the two listed ones are not the first
+/// paths to theirs.
+fn merging_paths() -> Game {
+    let pos: Position =
+        "acholi:8 3,4,7,1,1,4,8,3/2,3,2,1,0,5,6,1/2,0,0,0,0,0,1,0/0,0,2,2,2,1,2,1 a m 32"
+            .parse()
+            .unwrap();
+    let mut g = Game::new(pos);
+    g.play_str("n").unwrap();
+    g
+}
+
+fn assert_among(list: &[Move], r: &SearchResult, infos: &[Info], what: &str) {
+    let best = r.best.unwrap();
+    assert!(list.contains(&best), "{what}: best {best} not in the list");
+    for i in infos.iter().filter(|i| !i.pv.is_empty()) {
+        assert!(
+            list.contains(&i.pv[0]),
+            "{what}: pv {:?} not in the list",
+            i.pv
+        );
+    }
+}
+
+#[test]
+fn searchmoves_are_kept_when_paths_merge() {
+    let game = merging_paths();
+    let pos = *game.position();
+    let listed: Vec<Move> = ["~k+=~k=~k=i+", "~k=~k+=~i++=g"]
+        .iter()
+        .map(|m| m.parse().unwrap())
+        .collect();
+    // Every legal path that is not the first to its position.
+    let all = pos.legal_moves();
+    let later: Vec<Move> = all
+        .iter()
+        .enumerate()
+        .filter(|(i, (_, p))| all[..*i].iter().any(|(_, q)| q.same_state(p)))
+        .map(|(_, (m, _))| *m)
+        .collect();
+    assert!(listed.iter().all(|m| later.contains(m)));
+    let singles = later.iter().step_by(later.len() / 4 + 1).map(|m| vec![*m]);
+    for list in std::iter::once(listed).chain(singles) {
+        for algorithm in Algorithm::ALL {
+            for multipv in [1, 3] {
+                let mut s = searcher(algorithm, 1);
+                let mut c = s.config().clone();
+                c.multipv = multipv;
+                s.set_config(c);
+                let limits = Limits {
+                    depth: Some(2),
+                    nodes: Some(300),
+                    searchmoves: list.clone(),
+                    ..Limits::default()
+                };
+                let (r, infos) = run(&mut s, &game, &limits);
+                assert_among(&list, &r, &infos, &format!("{algorithm:?} {list:?}"));
+                if let Some(p) = r.ponder {
+                    assert!(is_legal(&pos.play(&r.best.unwrap()).unwrap(), p));
+                }
+            }
+        }
+    }
+}
+
 /// The win in 3 of `search_wins.rs`, whose only winning move is `o`.
 const WIN3: &str =
     "didinga:8 0,3,0,0,0,0,0,0/1,0,0,1,0,0,0,0/2,0,2,0,0,0,0,0/1,0,0,0,2,0,0,0 a m 40";

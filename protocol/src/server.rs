@@ -873,6 +873,34 @@ mod tests {
     }
 
     #[test]
+    fn searchmoves_of_merging_paths_are_answered_from_the_list() {
+        // RELIABILITY.md finding 3: both listed paths end in positions that
+        // earlier paths reach too; every searcher answers with a listed one.
+        let mut s = server();
+        let fen = "acholi:8 3,4,7,1,1,4,8,3/2,3,2,1,0,5,6,1/2,0,0,0,0,0,1,0/0,0,2,2,2,1,2,1 a m 32";
+        talk(&mut s, &[&format!("position fen {fen} moves n")]);
+        for algorithm in ["alphabeta", "mcts", "random", "greedy"] {
+            let out = talk(
+                &mut s,
+                &[
+                    &format!("setoption name Algorithm value {algorithm}"),
+                    "go depth 2 nodes 300 searchmoves ~k+=~k=~k=i+ ~k=~k+=~i++=g",
+                ],
+            );
+            assert!(
+                !out.iter().any(|l| l.contains("error")),
+                "{algorithm}: {out:?}"
+            );
+            let last = out.last().unwrap();
+            let best = last.split(' ').nth(1).unwrap_or("");
+            assert!(
+                best == "~k+=~k=~k=i+" || best == "~k=~k+=~i++=g",
+                "{algorithm}: {last}"
+            );
+        }
+    }
+
+    #[test]
     fn scores_per_dialect() {
         assert_eq!(score_text(Score::Cp(-35), Dialect::Ugi), "cp -35");
         assert_eq!(score_text(Score::Win(3), Dialect::Ugi), "win 3");

@@ -20,8 +20,8 @@
 //! drafts (a deeper result is a better value, not the plain one).
 
 use super::common::{
-    children, no_move_cheap, terminal_value, to_score, Child, RepHistory, DRAW, EVAL_MAX, INF,
-    MATE, MATE_BOUND, MAX_PLY,
+    children, no_move_cheap, root_children, terminal_value, to_score, Child, RepHistory, DRAW,
+    EVAL_MAX, INF, MATE, MATE_BOUND, MAX_PLY,
 };
 use super::rng::Rng;
 use super::time::TimeManager;
@@ -764,13 +764,11 @@ impl<'a, E: Evaluator> Worker<'a, E> {
 }
 
 /// The root moves, merged, restricted to `searchmoves` when any of them is
-/// legal, ordered by capture size and then generation order.
+/// legal (each named by a listed path), ordered by capture size and then
+/// generation order.
 fn root_moves(root: &Position, searchmoves: &[Move]) -> Vec<RootMove> {
     let (mut kids, mut scratch) = (Vec::new(), Vec::new());
-    children(root, &mut kids, &mut scratch);
-    if kids.iter().any(|c| searchmoves.contains(&c.mv)) {
-        kids.retain(|c| searchmoves.contains(&c.mv));
-    }
+    root_children(root, searchmoves, &mut kids, &mut scratch);
     let mut roots: Vec<(u16, RootMove)> = kids
         .iter()
         .map(|c| {

@@ -3,7 +3,7 @@
 //! it (a win outright first). Both are reproducible: the seed, mixed with the
 //! position, picks among equals.
 
-use super::common::{children, no_move_cheap, MATE};
+use super::common::{no_move_cheap, root_children, MATE};
 use super::rng::Rng;
 use super::{Info, Limits, Score, SearchResult};
 use crate::board::Position;
@@ -33,10 +33,7 @@ pub fn run(
 ) -> SearchResult {
     let root = *game.position();
     let (mut kids, mut hs) = (Vec::new(), Vec::new());
-    children(&root, &mut kids, &mut hs);
-    if kids.iter().any(|c| limits.searchmoves.contains(&c.mv)) {
-        kids.retain(|c| limits.searchmoves.contains(&c.mv));
-    }
+    root_children(&root, &limits.searchmoves, &mut kids, &mut hs);
     if kids.is_empty() {
         return super::no_move_result(&root);
     }

@@ -95,6 +95,43 @@ pub fn children(pos: &Position, buf: &mut Vec<Child>, hashes: &mut Vec<u64>) {
     });
 }
 
+/// The root's children for a search restricted to `searchmoves`: as
+/// [`children`], but each merged child is named by the first path *in the
+/// list* that reaches it, and only children some listed path reaches are
+/// kept. Merging first and filtering after would drop a child whose first
+/// path is not listed although a later one is, and name a kept child by a
+/// path the caller did not allow. No listed path legal (or an empty list):
+/// every child, as [`children`] gives them.
+pub fn root_children(
+    pos: &Position,
+    searchmoves: &[Move],
+    buf: &mut Vec<Child>,
+    hashes: &mut Vec<u64>,
+) {
+    buf.clear();
+    hashes.clear();
+    if !searchmoves.is_empty() {
+        pos.generate(LAP_BUDGET, |m, p, _| {
+            if !searchmoves.contains(m) {
+                return true;
+            }
+            let h = p.hash();
+            let dup = hashes
+                .iter()
+                .enumerate()
+                .any(|(j, &k)| k == h && buf[j].pos.same_state(p));
+            if !dup {
+                hashes.push(h);
+                buf.push(Child { mv: *m, pos: *p });
+            }
+            true
+        });
+    }
+    if buf.is_empty() {
+        children(pos, buf, hashes);
+    }
+}
+
 /// The first legal move of `parent` that leads to `child`'s state.
 pub fn move_to(parent: &Position, child: &Position) -> Option<Move> {
     let mut found = None;

@@ -17,7 +17,9 @@
 //! Memory: nodes stay within the `Hash` budget. Once it is spent, leaves are
 //! still valued but no longer expanded.
 
-use super::common::{children, move_to, no_move_cheap, Child, RepHistory, EVAL_MAX, MAX_PLY};
+use super::common::{
+    children, move_to, no_move_cheap, root_children, Child, RepHistory, EVAL_MAX, MAX_PLY,
+};
 use super::rng::Rng;
 use super::time::TimeManager;
 use super::{Info, Limits, Score, SearchControl, SearchResult};
@@ -235,8 +237,10 @@ struct Ctx<'a, E> {
     draw_plies: u32,
     history: RepHistory,
     max_depth: usize,
-    /// Root children `searchmoves` allows.
-    allowed: Vec<bool>,
+    /// Under `searchmoves`, per root child: the first listed path that
+    /// reaches it, `None` for a child no listed path reaches. Empty when the
+    /// root is not restricted.
+    root_paths: Vec<Option<Move>>,
     seldepth: AtomicUsize,
     multipv: usize,
 }
@@ -264,7 +268,18 @@ impl Scratch<'_> {
 
 impl<'a, E: Evaluator> Ctx<'a, E> {
     fn allowed(&self, i: usize) -> bool {
-        self.allowed.get(i).copied().unwrap_or(true)
+        !matches!(self.root_paths.get(i), Some(None))
+    }
+
+    /// The move to report for root child `i`: a listed path under
+    /// `searchmoves` (the child's first path may not be listed).
+    fn root_move(&self, i: usize) -> Option<Move> {
+        let root = &self.tree.root.pos;
+        let m = match self.root_paths.get(i) {
+            Some(m) => *m,
+            None => move_to(root, &self.tree.root.kids.get()?[i].pos),
+        };
+        m.map(|m| root.restyle(m))
     }
 
     fn value_of_cp(&self, cp: i32) -> f32 {
@@ -585,9 +600,14 @@ impl<'a, E: Evaluator> Ctx<'a, E> {
         for (k, first) in self.ranked().into_iter().take(multipv.max(1)).enumerate() {
             let mut pv = Vec::new();
             let mut parent = self.tree.root.pos;
-            for n in self.pv_nodes(first) {
-                match move_to(&parent, &n.pos) {
-                    Some(m) => pv.push(parent.restyle(m)),
+            for (ply, n) in self.pv_nodes(first).into_iter().enumerate() {
+                let m = if ply == 0 {
+                    self.root_move(first)
+                } else {
+                    move_to(&parent, &n.pos).map(|m| parent.restyle(m))
+                };
+                match m {
+                    Some(m) => pv.push(m),
                     None => break,
                 }
                 parent = n.pos;
@@ -658,7 +678,7 @@ pub fn run<E: Evaluator>(
         max_depth: limits
             .depth
             .map_or(MAX_PLY, |d| (d as usize).clamp(1, MAX_PLY)),
-        allowed: Vec::new(),
+        root_paths: Vec::new(),
         seldepth: AtomicUsize::new(0),
         multipv: cfg.multipv.max(1),
     };
@@ -677,24 +697,27 @@ pub fn run<E: Evaluator>(
     let Some(kids) = tree.root.kids.get() else {
         return super::no_move_result(&root);
     };
-    // Root moves allowed by `searchmoves`, when any of them is legal.
-    let mut parent_moves = Vec::new();
-    let mut hs = Vec::new();
-    children(&root, &mut parent_moves, &mut hs);
-    let wanted: Vec<bool> = kids
-        .iter()
-        .map(|k| {
-            parent_moves
-                .iter()
-                .find(|c| c.pos.same_state(&k.pos))
-                .is_some_and(|c| limits.searchmoves.contains(&c.mv))
-        })
-        .collect();
-    ctx.allowed = if wanted.iter().any(|&w| w) {
-        wanted
-    } else {
-        vec![true; kids.len()]
-    };
+    // Root children reached by a `searchmoves` path, when any is legal. The
+    // tree's children are merged by position with their first paths, so
+    // each allowed child is matched with a listed path of its own.
+    let (mut listed, mut hs) = (Vec::new(), Vec::new());
+    root_children(&root, &limits.searchmoves, &mut listed, &mut hs);
+    if listed.iter().any(|c| limits.searchmoves.contains(&c.mv)) {
+        ctx.root_paths = kids
+            .iter()
+            .map(|k| {
+                listed
+                    .iter()
+                    .find(|c| c.pos.same_state(&k.pos))
+                    .map(|c| c.mv)
+            })
+            .collect();
+    }
+    let fallback = ctx
+        .ranked()
+        .first()
+        .and_then(|&i| ctx.root_move(i))
+        .or_else(|| listed.first().map(|c| root.restyle(c.mv)));
     let ctx = &ctx;
     let threads = cfg.threads.max(1);
     std::thread::scope(|sc| {
@@ -717,7 +740,7 @@ pub fn run<E: Evaluator>(
     }
     let first = lines.first();
     SearchResult {
-        best: best.or_else(|| Some(root.restyle(parent_moves[0].mv))),
+        best: best.or(fallback),
         ponder,
         score: first.and_then(|l| l.score),
         depth: first.and_then(|l| l.depth).unwrap_or(0),
