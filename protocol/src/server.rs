@@ -70,10 +70,12 @@ pub enum Error {
     Position(PositionError),
     Bench(String),
     Thread(String),
-    /// `Hash` asked for more memory than the process can reserve.
+    /// `Hash`, or an `Algorithm` that keeps a table or tree of `Hash` MiB,
+    /// asked for more memory than the process can reserve.
     Memory {
+        option: &'static str,
         mb: usize,
-        kept: usize,
+        kept: String,
     },
 }
 
@@ -94,9 +96,9 @@ impl fmt::Display for Error {
             Error::Position(e) => write!(f, "start position: {e}"),
             Error::Bench(e) => f.write_str(e),
             Error::Thread(e) => write!(f, "go: cannot start the search thread: {e}"),
-            Error::Memory { mb, kept } => write!(
+            Error::Memory { option, mb, kept } => write!(
                 f,
-                "setoption: option Hash: cannot reserve {mb} MiB; Hash keeps {kept}"
+                "setoption: option {option}: cannot reserve {mb} MiB; {option} keeps {kept}"
             ),
         }
     }
@@ -156,15 +158,6 @@ fn printable(s: &str) -> String {
         }
     }
     out
-}
-
-/// Whether `mb` MiB can be reserved now. The table is allocated by a call
-/// that aborts the process on failure (`setoption name Hash value 65536`
-/// on a smaller machine did), so the size is tried first with a fallible
-/// reservation of address space, released at once.
-fn can_reserve(mb: usize) -> bool {
-    let mut probe: Vec<u8> = Vec::new();
-    probe.try_reserve_exact(mb.saturating_mul(1 << 20)).is_ok()
 }
 
 /// A search in progress.
@@ -387,24 +380,37 @@ impl<W: Write + Send + 'static> Server<W> {
         self.idle("setoption")?;
         let mut opts = self.opts.clone();
         let applied = opts.set(name, value).map_err(Error::Option)?;
-        if opts.hash_mb != self.opts.hash_mb && !can_reserve(opts.hash_mb) {
-            return Err(Error::Memory {
-                mb: opts.hash_mb,
-                kept: self.opts.hash_mb,
-            });
+        let game = match applied.reset {
+            true => Some(start_game(&opts).map_err(Error::Position)?),
+            false => None,
+        };
+        // The searcher's memory last of what can fail: a size it cannot
+        // reserve changes nothing (`setoption name Hash value 65536` on a smaller machine
+        // must not abort the process).
+        let cfg = opts.search_config();
+        if let Some(s) = &mut self.searcher {
+            if *s.config() != cfg && s.try_set_config(cfg).is_err() {
+                return Err(if opts.hash_mb != self.opts.hash_mb {
+                    Error::Memory {
+                        option: "Hash",
+                        mb: opts.hash_mb,
+                        kept: self.opts.hash_mb.to_string(),
+                    }
+                } else {
+                    Error::Memory {
+                        option: "Algorithm",
+                        mb: opts.hash_mb,
+                        kept: self.opts.algorithm.name().to_string(),
+                    }
+                });
+            }
         }
-        if applied.reset {
-            self.game = start_game(&opts).map_err(Error::Position)?;
+        if let Some(g) = game {
+            self.game = g;
         }
         self.opts = opts;
         if self.game.draw_plies() != self.opts.draw_plies {
             self.game = self.game.clone().with_draw_plies(self.opts.draw_plies);
-        }
-        let cfg = self.opts.search_config();
-        if let Some(s) = &mut self.searcher {
-            if *s.config() != cfg {
-                s.set_config(cfg);
-            }
         }
         if let Some(n) = applied.note {
             self.note(&n);

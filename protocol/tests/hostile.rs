@@ -433,6 +433,84 @@ fn hash_larger_than_the_machine() {
     assert!(e.ask("setoption name Hash value 64").is_empty());
     e.send("go depth 2");
     assert_ne!(e.bestmove(), "bestmove 0000");
+    // The baselines keep no table, so any Hash is theirs to hold; the
+    // algorithm that would need it is refused instead.
+    assert!(e.ask("setoption name Algorithm value random").is_empty());
+    assert!(e.ask("setoption name Hash value 8000").is_empty());
+    for algorithm in ["alphabeta", "mcts"] {
+        let v = e.ask(&format!("setoption name Algorithm value {algorithm}"));
+        one_error(&v, algorithm);
+        assert!(
+            v[0].contains("option Algorithm: cannot reserve 8000 MiB; Algorithm keeps random"),
+            "{v:?}"
+        );
+    }
+    e.send("go depth 2");
+    assert_ne!(e.bestmove(), "bestmove 0000");
+    assert!(e.ask("setoption name Hash value 16").is_empty());
+    assert!(e.ask("setoption name Algorithm value mcts").is_empty());
+    e.send("go nodes 1000");
+    assert_ne!(e.bestmove(), "bestmove 0000");
+    e.send("quit");
+    assert!(e.exit(PATIENCE).0);
+}
+
+/// The memory `Hash` grants is all the searcher keeps (RELIABILITY.md
+/// finding 4): MCTS's tree takes it instead of the table, not beside it, and
+/// changing `Hash` or the algorithm, or `ucinewgame`, gives the old memory
+/// back. Resident memory is read after `isready`; 16 MiB cover the program
+/// itself.
+#[test]
+fn memory_follows_hash_and_the_algorithm() {
+    let mut e = Engine::start();
+    let rss_mb = |e: &Engine| e.vm_kb("VmRSS").expect("VmRSS") / 1024;
+    for l in [
+        "setoption name Variant value adjiboto",
+        "setoption name Hash value 32",
+        "setoption name Algorithm value mcts",
+    ] {
+        assert!(e.ask(l).is_empty(), "{l}");
+    }
+    e.send("go movetime 1500");
+    let mut hashfull = 0;
+    loop {
+        let l = e.recv();
+        if let Some(h) = l.split(" hashfull ").nth(1) {
+            hashfull = h.split(' ').next().unwrap().parse().unwrap();
+        }
+        if l.starts_with("bestmove") {
+            break;
+        }
+    }
+    assert!(hashfull >= 500, "the tree was barely used: {hashfull}");
+    e.fence();
+    let rss = rss_mb(&e);
+    assert!(rss <= 32 + 16, "Hash 32 after an MCTS search: {rss} MiB");
+
+    for l in [
+        "setoption name Hash value 8",
+        "setoption name Algorithm value random",
+        "ucinewgame",
+    ] {
+        assert!(e.ask(l).is_empty(), "{l}");
+    }
+    let rss = rss_mb(&e);
+    assert!(rss <= 8 + 16, "Hash 8 with random: {rss} MiB");
+
+    assert!(e.ask("setoption name Algorithm value mcts").is_empty());
+    e.send("go movetime 500");
+    e.bestmove();
+    for l in ["setoption name Algorithm value alphabeta", "ucinewgame"] {
+        assert!(e.ask(l).is_empty(), "{l}");
+    }
+    e.send("go movetime 500");
+    e.bestmove();
+    e.fence();
+    let rss = rss_mb(&e);
+    assert!(
+        rss <= 8 + 16,
+        "Hash 8 with alpha-beta after MCTS: {rss} MiB"
+    );
     e.send("quit");
     assert!(e.exit(PATIENCE).0);
 }

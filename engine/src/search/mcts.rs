@@ -10,12 +10,16 @@
 //!
 //! Values are kept from the point of view of the player who moved into a
 //! node; a node's side to move is read from its position, never assumed to
-//! alternate. Children are published through a `OnceLock`, so threads share
-//! the tree without locks on the hot path; a thread that loses a race to
-//! expand the same node throws its work away.
+//! alternate. Children are published by one atomic store in their parent, so
+//! threads share the tree without locks on the hot path; a thread that loses
+//! a race to expand the same node throws its work away.
 //!
-//! Memory: nodes stay within the `Hash` budget. Once it is spent, leaves are
-//! still valued but no longer expanded.
+//! Memory: every node but the root lives in one arena of `Hash` MiB (the
+//! tree is all the memory MCTS keeps; the `Searcher` holds no table beside
+//! it). The arena is reserved, fallibly, when MCTS is chosen; its pages are
+//! touched only as nodes are made, and it is given back in one piece. Once it
+//! is full, leaves are still valued but no longer expanded. Reusing a subtree
+//! slides it to the front of the arena, so a game's moves do not leak it.
 
 use super::common::{
     children, move_to, no_move_cheap, root_children, Child, RepHistory, EVAL_MAX, MAX_PLY,
@@ -28,9 +32,11 @@ use crate::eval::Evaluator;
 use crate::rules::{Game, LAP_BUDGET};
 use crate::types::moves::Move;
 use crate::types::Side;
+use std::cell::UnsafeCell;
+use std::collections::TryReserveError;
+use std::mem::MaybeUninit;
 use std::sync::atomic::Ordering::{Acquire, Relaxed, Release};
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU32, AtomicU64, AtomicU8, AtomicUsize};
-use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 /// Tunable constants of the tree search.
@@ -84,11 +90,15 @@ pub struct Node {
     /// Plies from this node to the end of its proof: the shortest win found,
     /// the longest loss (written before `proven`).
     dist: AtomicU32,
-    kids: OnceLock<Box<[Node]>>,
+    /// The children: a group of the arena, `start << 32 | len`; 0 until the
+    /// node is expanded.
+    kids: AtomicU64,
 }
 
-// The tree budget is counted in nodes of this size (16 MiB: about 100,000).
-const _: () = assert!(std::mem::size_of::<Node>() <= 168);
+// The arena holds `Hash` MiB of nodes of this size (16 MiB: about 110,000).
+const _: () = assert!(std::mem::size_of::<Node>() <= 160);
+// Nodes are moved bitwise within the arena and never dropped.
+const _: () = assert!(!std::mem::needs_drop::<Node>());
 
 impl Node {
     fn new(pos: Position, prior: f32, proven: u8) -> Node {
@@ -100,7 +110,21 @@ impl Node {
             wsum: AtomicI64::new(0),
             proven: AtomicU8::new(proven),
             dist: AtomicU32::new(0),
-            kids: OnceLock::new(),
+            kids: AtomicU64::new(0),
+        }
+    }
+
+    /// A copy of the node as it is now (the tree is not being searched).
+    fn copy(&self) -> Node {
+        Node {
+            pos: self.pos,
+            prior: self.prior,
+            visits: AtomicU32::new(self.visits.load(Relaxed)),
+            vloss: AtomicU32::new(self.vloss.load(Relaxed)),
+            wsum: AtomicI64::new(self.wsum.load(Relaxed)),
+            proven: AtomicU8::new(self.proven.load(Relaxed)),
+            dist: AtomicU32::new(self.dist.load(Relaxed)),
+            kids: AtomicU64::new(self.kids.load(Relaxed)),
         }
     }
 
@@ -161,68 +185,236 @@ fn terminal_code(pos: &Position) -> u8 {
     }
 }
 
-/// The search tree, kept by the `Searcher` between moves.
-pub struct Tree {
-    root: Node,
-    used: AtomicUsize,
-    capacity: usize,
+/// One slot of the arena: a node once its group is published.
+type Slot = UnsafeCell<MaybeUninit<Node>>;
+
+#[inline]
+fn group_word(start: usize, len: usize) -> u64 {
+    (start as u64) << 32 | len as u64
 }
 
+#[inline]
+fn group_of(word: u64) -> (usize, usize) {
+    ((word >> 32) as usize, (word & 0xffff_ffff) as usize)
+}
+
+/// The search tree, kept by the `Searcher` between moves: the root, and every
+/// other node in an arena reserved for the `Hash` size. A node's children are
+/// one group of consecutive slots, claimed by a bump of `used` and published
+/// in the parent's `kids` word; a thread that loses the race to expand a node
+/// leaves its group unreachable until the next compaction.
+pub struct Tree {
+    /// The searched position; `None` until the first `prepare`.
+    root: Option<Node>,
+    slots: Vec<Slot>,
+    used: AtomicUsize,
+}
+
+// SAFETY: a slot is written only by the thread that claimed its group
+// (`claim` hands every slot out once until `&mut self` resets or compacts
+// the arena), before the group is published with a Release store into its
+// parent's `kids` word; slots are read only through `kids`, after an Acquire
+// load of that word, and a published node changes only through its atomics.
+unsafe impl Sync for Tree {}
+
 impl Tree {
-    pub fn new(pos: Position, capacity: usize) -> Tree {
-        Tree {
-            root: Node::new(pos, 1.0, UNKNOWN),
-            used: AtomicUsize::new(1),
-            capacity: capacity.max(1),
+    /// An empty tree whose arena holds `mb` MiB of nodes, its pages not yet
+    /// touched; an error when the memory cannot be reserved.
+    pub fn try_new(mb: usize) -> Result<Tree, TryReserveError> {
+        Tree::try_with_capacity(Tree::capacity_for(mb))
+    }
+
+    /// [`try_new`](Self::try_new); aborts, as a failed allocation does,
+    /// when the memory cannot be reserved.
+    pub fn new(mb: usize) -> Tree {
+        match Tree::try_new(mb) {
+            Ok(t) => t,
+            Err(e) => panic!("the MCTS tree: {mb} MiB: {e}"),
         }
     }
 
-    /// Nodes that fit in `mb` mebibytes.
+    fn try_with_capacity(n: usize) -> Result<Tree, TryReserveError> {
+        let mut slots: Vec<Slot> = Vec::new();
+        slots.try_reserve_exact(n)?;
+        // SAFETY: the capacity is at least `n`, and a `MaybeUninit` slot needs
+        // no initialisation.
+        unsafe { slots.set_len(n) };
+        Ok(Tree {
+            root: None,
+            slots,
+            used: AtomicUsize::new(0),
+        })
+    }
+
+    /// Nodes the arena of `mb` mebibytes holds.
     pub fn capacity_for(mb: usize) -> usize {
-        mb.saturating_mul(1 << 20) / std::mem::size_of::<Node>()
+        mb.saturating_mul(1 << 20) / std::mem::size_of::<Slot>()
+    }
+
+    /// Nodes the arena holds (the root aside).
+    pub fn capacity(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// Bytes of the arena.
+    pub fn bytes(&self) -> usize {
+        self.slots.len() * std::mem::size_of::<Slot>()
     }
 
     pub fn hashfull(&self) -> u32 {
-        (self.used.load(Relaxed).min(self.capacity) * 1000 / self.capacity) as u32
+        let cap = self.capacity().max(1);
+        (self.used.load(Relaxed).min(cap) * 1000 / cap) as u32
     }
 
     pub fn root_visits(&self) -> u32 {
-        self.root.visits.load(Relaxed)
+        self.root.as_ref().map_or(0, |r| r.visits.load(Relaxed))
     }
 
-    /// The subtree of the game's current position, when this tree's root is
-    /// an earlier position of the same game and the moves since are in it.
-    pub fn reuse(mut self, game: &Game, capacity: usize) -> Option<Tree> {
+    /// The root; a tree is searched only after `prepare` gave it one.
+    #[inline]
+    fn root(&self) -> &Node {
+        self.root
+            .as_ref()
+            .expect("a tree is prepared before it is searched")
+    }
+
+    /// Forget every node and the root; the arena is kept.
+    pub fn forget(&mut self) {
+        self.root = None;
+        *self.used.get_mut() = 0;
+    }
+
+    /// Forget every node; the arena is kept.
+    pub fn reset(&mut self, pos: Position) {
+        self.root = Some(Node::new(pos, 1.0, UNKNOWN));
+        *self.used.get_mut() = 0;
+    }
+
+    /// Ready the tree for a search of the game's current position: the
+    /// subtree of it when the root is an earlier position of the same game
+    /// and the moves since are in the tree, else an empty tree.
+    pub fn prepare(&mut self, game: &Game) {
+        match self.subtree_root(game) {
+            Some(root) => {
+                self.root = Some(root);
+                self.compact();
+            }
+            None => self.reset(*game.position()),
+        }
+    }
+
+    fn subtree_root(&self, game: &Game) -> Option<Node> {
+        let root = self.root.as_ref()?;
         let target = *game.position();
         let hashes = game.hashes();
-        let back = target.ply().checked_sub(self.root.pos.ply())? as usize;
+        let back = target.ply().checked_sub(root.pos.ply())? as usize;
         let from = hashes.len().checked_sub(back + 1)?;
-        if hashes[from] != self.root.pos.hash() {
+        if hashes[from] != root.pos.hash() {
             return None;
         }
-        let mut node = &mut self.root;
+        let mut node = root;
         for &h in &hashes[from + 1..] {
-            let kids = node.kids.get_mut()?;
-            node = kids.iter_mut().find(|k| k.pos.hash() == h)?;
+            node = self.kids(node)?.iter().find(|k| k.pos.hash() == h)?;
         }
-        if node.pos != target {
+        (node.pos == target).then(|| node.copy())
+    }
+
+    /// The children of `node`, once published.
+    #[inline]
+    fn kids(&self, node: &Node) -> Option<&[Node]> {
+        let word = node.kids.load(Acquire);
+        if word == 0 {
             return None;
         }
-        let root = std::mem::replace(node, Node::new(target, 0.0, UNKNOWN));
-        drop(self);
-        let mut used = 1;
-        let mut stack = vec![&root];
-        while let Some(n) = stack.pop() {
-            if let Some(k) = n.kids.get() {
-                used += k.len();
-                stack.extend(k.iter());
+        let (start, len) = group_of(word);
+        let group = &self.slots[start..start + len];
+        // SAFETY: a published group was written before the Release store of
+        // `word` that the Acquire load saw, and `Slot` has `Node`'s layout
+        // (`UnsafeCell` and `MaybeUninit` are transparent).
+        Some(unsafe { std::slice::from_raw_parts(group.as_ptr().cast::<Node>(), len) })
+    }
+
+    /// The first of `n` free slots for one thread to fill, if they fit.
+    #[inline]
+    fn claim(&self, n: usize) -> Option<usize> {
+        // Look first, so that a full arena is not bumped further by every leaf.
+        if self.used.load(Relaxed) + n > self.capacity() {
+            return None;
+        }
+        let start = self.used.fetch_add(n, Relaxed);
+        (start + n <= self.capacity()).then_some(start)
+    }
+
+    /// Write `nodes` into the group claimed at `start` and publish them as
+    /// `parent`'s children; false when another thread published first.
+    fn publish(&self, parent: &Node, start: usize, nodes: impl Iterator<Item = Node>) -> bool {
+        let mut len = 0;
+        for (slot, node) in self.slots[start..].iter().zip(nodes) {
+            // SAFETY: this thread claimed the slot (see `impl Sync`).
+            unsafe { slot.get().cast::<Node>().write(node) };
+            len += 1;
+        }
+        parent
+            .kids
+            .compare_exchange(0, group_word(start, len), Release, Relaxed)
+            .is_ok()
+    }
+
+    /// Slide the groups reachable from the root to the front of the arena,
+    /// in address order (a group never moves up, so it never overwrites one
+    /// still to move), and set `used` to what they fill.
+    fn compact(&mut self) {
+        let Some(root) = self.root.as_mut() else {
+            return;
+        };
+        let mut groups = Vec::new();
+        let mut stack = vec![*root.kids.get_mut()];
+        while let Some(word) = stack.pop() {
+            if word != 0 {
+                let (start, len) = group_of(word);
+                groups.push((start, len));
+                // SAFETY: reachable groups are published, so initialised.
+                let group = unsafe {
+                    std::slice::from_raw_parts(self.slots[start..].as_ptr().cast::<Node>(), len)
+                };
+                stack.extend(group.iter().map(|k| k.kids.load(Relaxed)));
             }
         }
-        Some(Tree {
-            root,
-            used: AtomicUsize::new(used),
-            capacity: capacity.max(1),
-        })
+        groups.sort_unstable();
+        let mut to = Vec::with_capacity(groups.len());
+        let mut next = 0;
+        for &(_, len) in &groups {
+            to.push(next);
+            next += len;
+        }
+        let forward = |word: u64| -> u64 {
+            if word == 0 {
+                return 0;
+            }
+            let (start, len) = group_of(word);
+            match groups.binary_search_by_key(&start, |g| g.0) {
+                Ok(i) => group_word(to[i], len),
+                Err(_) => 0,
+            }
+        };
+        for (&(start, len), &dest) in groups.iter().zip(&to) {
+            let base = self.slots.as_mut_ptr();
+            // SAFETY: the source group is initialised; `dest <= start`, and
+            // every reachable group below `start` has already moved, so the
+            // slots written hold nothing still needed. `Node` has no drop glue,
+            // so a bitwise move is a move.
+            unsafe { std::ptr::copy(base.add(start), base.add(dest), len) };
+            for slot in &mut self.slots[dest..dest + len] {
+                // SAFETY: just moved here, initialised.
+                let kids = unsafe { slot.get_mut().assume_init_mut() }.kids.get_mut();
+                *kids = forward(*kids);
+            }
+        }
+        if let Some(root) = self.root.as_mut() {
+            let kids = root.kids.get_mut();
+            *kids = forward(*kids);
+        }
+        *self.used.get_mut() = next;
     }
 }
 
@@ -274,10 +466,10 @@ impl<'a, E: Evaluator> Ctx<'a, E> {
     /// The move to report for root child `i`: a listed path under
     /// `searchmoves` (the child's first path may not be listed).
     fn root_move(&self, i: usize) -> Option<Move> {
-        let root = &self.tree.root.pos;
+        let root = &self.tree.root().pos;
         let m = match self.root_paths.get(i) {
             Some(m) => *m,
-            None => move_to(root, &self.tree.root.kids.get()?[i].pos),
+            None => move_to(root, &self.tree.kids(self.tree.root())?[i].pos),
         };
         m.map(|m| root.restyle(m))
     }
@@ -321,7 +513,7 @@ impl<'a, E: Evaluator> Ctx<'a, E> {
 
     /// Value a new leaf for its side to move, creating its children when the
     /// budget allows. Returns the value and whether the node got proven.
-    fn expand(&self, node: &Node, ply: usize, s: &mut Scratch<'_>, force: bool) -> (f32, bool) {
+    fn expand(&self, node: &Node, ply: usize, s: &mut Scratch<'_>) -> (f32, bool) {
         let pos = node.pos;
         if no_move_cheap(&pos) {
             let code = terminal_code(&pos);
@@ -358,11 +550,15 @@ impl<'a, E: Evaluator> Ctx<'a, E> {
         } else {
             self.value_of_cp(best as i32)
         };
-        let room = self.tree.used.load(Relaxed) + s.kids.len() <= self.tree.capacity;
-        if !(force || (room && ply < self.max_depth)) {
+        let claimed = if ply < self.max_depth {
+            self.tree.claim(s.kids.len())
+        } else {
+            None
+        };
+        let Some(start) = claimed else {
             s.evals = evals;
             return (value, false);
-        }
+        };
         // Priors: a softmax of the children's evaluations for the mover.
         let t = self.opts.prior_temperature.max(1.0);
         let top = best.min(EVAL_MAX as f32);
@@ -371,20 +567,16 @@ impl<'a, E: Evaluator> Ctx<'a, E> {
             *e = ((e.min(EVAL_MAX as f32) - top) / t).exp();
             sum += *e;
         }
-        let kids: Box<[Node]> = s
+        let kids = s
             .kids
             .iter()
             .zip(&evals)
-            .map(|(c, &(w, code))| Node::new(c.pos, w / sum, code))
-            .collect();
+            .map(|(c, &(w, code))| Node::new(c.pos, w / sum, code));
+        let published = self.tree.publish(node, start, kids);
         s.evals = evals;
-        let n = kids.len();
-        if node.kids.set(kids).is_ok() {
-            self.tree.used.fetch_add(n, Relaxed);
-            if self.update_proof(node, ply == 0) {
-                let code = node.proven.load(Relaxed);
-                return (code_value(code), true);
-            }
+        if published && self.update_proof(node, ply == 0) {
+            let code = node.proven.load(Relaxed);
+            return (code_value(code), true);
         }
         (value, false)
     }
@@ -435,7 +627,7 @@ impl<'a, E: Evaluator> Ctx<'a, E> {
         if node.proven.load(Acquire) != UNKNOWN {
             return false;
         }
-        let Some(kids) = node.kids.get() else {
+        let Some(kids) = self.tree.kids(node) else {
             return false;
         };
         let side = node.side();
@@ -477,7 +669,7 @@ impl<'a, E: Evaluator> Ctx<'a, E> {
         'a: 't,
     {
         s.path.clear();
-        let root: &'t Node = &self.tree.root;
+        let root: &'t Node = self.tree.root();
         let mut node = root;
         let mut mover = root.side();
         s.path.push(node);
@@ -503,10 +695,10 @@ impl<'a, E: Evaluator> Ctx<'a, E> {
                     break (0.0, node.side(), false);
                 }
             }
-            let kids: &'t [Node] = match node.kids.get() {
+            let kids: &'t [Node] = match self.tree.kids(node) {
                 Some(k) => k,
                 None => {
-                    let (v, p) = self.expand(node, ply, s, false);
+                    let (v, p) = self.expand(node, ply, s);
                     break (v, node.side(), p);
                 }
             };
@@ -541,10 +733,10 @@ impl<'a, E: Evaluator> Ctx<'a, E> {
     /// Root children best first (see `rank`), only those `searchmoves`
     /// allows.
     fn ranked(&self) -> Vec<usize> {
-        let Some(kids) = self.tree.root.kids.get() else {
+        let Some(kids) = self.tree.kids(self.tree.root()) else {
             return Vec::new();
         };
-        let side = self.tree.root.side();
+        let side = self.tree.root().side();
         let mut order: Vec<usize> = (0..kids.len()).filter(|&i| self.allowed(i)).collect();
         order.sort_by_key(|&i| std::cmp::Reverse(rank(&kids[i], side)));
         order
@@ -553,13 +745,15 @@ impl<'a, E: Evaluator> Ctx<'a, E> {
     /// Positions of the principal variation from the root.
     fn pv_nodes(&self, first: usize) -> Vec<&Node> {
         let mut out = Vec::new();
-        let Some(kids) = self.tree.root.kids.get() else {
+        let Some(kids) = self.tree.kids(self.tree.root()) else {
             return out;
         };
         let mut node = &kids[first];
         out.push(node);
         while out.len() < MAX_PV {
-            let Some(kids) = node.kids.get() else { break };
+            let Some(kids) = self.tree.kids(node) else {
+                break;
+            };
             let side = node.side();
             let next = kids.iter().max_by_key(|k| rank(k, side));
             match next {
@@ -576,9 +770,9 @@ impl<'a, E: Evaluator> Ctx<'a, E> {
     /// Score of root child `first`; a proven result counts the plies of
     /// its proof.
     fn score_of(&self, first: usize) -> Score {
-        let kids = self.tree.root.kids.get().map(|k| &k[..]).unwrap_or(&[]);
+        let kids = self.tree.kids(self.tree.root()).unwrap_or(&[]);
         let k = &kids[first];
-        let side = self.tree.root.side();
+        let side = self.tree.root().side();
         let plies = k.dist.load(Relaxed) + 1;
         match code_for(k.proven.load(Acquire), k.side(), side) {
             WIN => Score::Win(plies),
@@ -599,7 +793,7 @@ impl<'a, E: Evaluator> Ctx<'a, E> {
         let mut out = Vec::new();
         for (k, first) in self.ranked().into_iter().take(multipv.max(1)).enumerate() {
             let mut pv = Vec::new();
-            let mut parent = self.tree.root.pos;
+            let mut parent = self.tree.root().pos;
             for (ply, n) in self.pv_nodes(first).into_iter().enumerate() {
                 let m = if ply == 0 {
                     self.root_move(first)
@@ -689,19 +883,33 @@ pub fn run<E: Evaluator>(
             ..Info::default()
         });
     }
-    if tree.root.kids.get().is_none() && tree.root.proven.load(Relaxed) == UNKNOWN {
-        let (v, _) = ctx.expand(&tree.root, 0, &mut Scratch::new(cfg.seed), true);
-        tree.root.wsum.fetch_add((v as f64 * SCALE) as i64, Relaxed);
-        tree.root.visits.fetch_add(1, Relaxed);
+    if tree.kids(tree.root()).is_none() && tree.root().proven.load(Relaxed) == UNKNOWN {
+        let (v, _) = ctx.expand(tree.root(), 0, &mut Scratch::new(cfg.seed));
+        tree.root()
+            .wsum
+            .fetch_add((v as f64 * SCALE) as i64, Relaxed);
+        tree.root().visits.fetch_add(1, Relaxed);
     }
-    let Some(kids) = tree.root.kids.get() else {
-        return super::no_move_result(&root);
-    };
     // Root children reached by a `searchmoves` path, when any is legal. The
     // tree's children are merged by position with their first paths, so
     // each allowed child is matched with a listed path of its own.
     let (mut listed, mut hs) = (Vec::new(), Vec::new());
     root_children(&root, &limits.searchmoves, &mut listed, &mut hs);
+    let Some(kids) = tree.kids(tree.root()) else {
+        if listed.is_empty() {
+            return super::no_move_result(&root);
+        }
+        // The arena cannot hold the root's children (thousands of moves in a
+        // small Hash): the child the evaluation likes best.
+        info(&Info {
+            string: Some(format!(
+                "mcts: {} root moves do not fit in Hash; the best by evaluation",
+                listed.len()
+            )),
+            ..Info::default()
+        });
+        return one_ply(&root, &listed, eval, info);
+    };
     if listed.iter().any(|c| limits.searchmoves.contains(&c.mv)) {
         ctx.root_paths = kids
             .iter()
@@ -748,6 +956,53 @@ pub fn run<E: Evaluator>(
     }
 }
 
+/// The child of `root` among `kids` (not empty) the evaluation values best
+/// for the side to move.
+fn one_ply<E: Evaluator>(
+    root: &Position,
+    kids: &[Child],
+    eval: &E,
+    info: &mut dyn FnMut(&Info),
+) -> SearchResult {
+    let side = root.side_to_move();
+    let value = |c: &Child| {
+        if no_move_cheap(&c.pos) {
+            let code = code_for(terminal_code(&c.pos), c.pos.side_to_move(), side);
+            code_value(code) as i32 * EVAL_MAX
+        } else {
+            let e = eval.evaluate(&c.pos).clamp(-EVAL_MAX, EVAL_MAX);
+            if c.pos.side_to_move() == side {
+                e
+            } else {
+                -e
+            }
+        }
+    };
+    let mut best = (value(&kids[0]), kids[0].mv);
+    for c in &kids[1..] {
+        let v = value(c);
+        if v > best.0 {
+            best = (v, c.mv);
+        }
+    }
+    let mv = root.restyle(best.1);
+    let score = Some(Score::Cp(best.0));
+    info(&Info {
+        depth: Some(1),
+        nodes: Some(kids.len() as u64),
+        score,
+        pv: vec![mv],
+        ..Info::default()
+    });
+    SearchResult {
+        best: Some(mv),
+        ponder: None,
+        score,
+        depth: 1,
+        nodes: kids.len() as u64,
+    }
+}
+
 type MainDuty<'m> = (&'m TimeManager, Instant, &'m mut dyn FnMut(&Info));
 
 fn worker_loop<'a, 't, E: Evaluator>(
@@ -769,7 +1024,7 @@ fn worker_loop<'a, 't, E: Evaluator>(
         }
         ctx.iteration(s);
         local += 1;
-        if ctx.tree.root.proven.load(Relaxed) != UNKNOWN {
+        if ctx.tree.root().proven.load(Relaxed) != UNKNOWN {
             ctx.abort.store(true, Relaxed);
             break;
         }
@@ -793,5 +1048,112 @@ fn worker_loop<'a, 't, E: Evaluator>(
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::Eval;
+    use crate::types::Variant;
+
+    fn searched(tree: &mut Tree, game: &Game, iterations: u64) -> SearchResult {
+        tree.prepare(game);
+        let opts = MctsOptions::default();
+        let cfg = MctsRun {
+            opts: &opts,
+            threads: 1,
+            multipv: 1,
+            seed: 1,
+            move_overhead: Duration::ZERO,
+        };
+        let limits = Limits {
+            nodes: Some(iterations),
+            ..Limits::default()
+        };
+        let control = SearchControl::default();
+        run(
+            &cfg,
+            tree,
+            game,
+            &limits,
+            &control,
+            &mut |_| {},
+            &Eval::default(),
+        )
+    }
+
+    /// Every node below `node`, depth first: hash, visits, value sum,
+    /// children.
+    fn shape(tree: &Tree, node: &Node, out: &mut Vec<(u64, u32, i64, usize)>) {
+        let kids = tree.kids(node).unwrap_or(&[]);
+        out.push((
+            node.pos.hash(),
+            node.visits.load(Relaxed),
+            node.wsum.load(Relaxed),
+            kids.len(),
+        ));
+        for k in kids {
+            shape(tree, k, out);
+        }
+    }
+
+    #[test]
+    fn reuse_keeps_the_subtree_and_compacts_the_arena() {
+        let mut game = Game::new(Position::startpos(Variant::Adjiboto, 5).unwrap());
+        let mut tree = Tree::try_with_capacity(60_000).unwrap();
+        for _ in 0..3 {
+            searched(&mut tree, &game, 4000);
+            let used = tree.used.load(Relaxed);
+            // Two plies on, as in a game: the searcher's move, the reply.
+            let mut node = tree.root();
+            for _ in 0..2 {
+                let kids = tree.kids(node).unwrap();
+                node = kids.iter().max_by_key(|k| k.visits.load(Relaxed)).unwrap();
+                let m = move_to(game.position(), &node.pos).unwrap();
+                game.play(&m).unwrap();
+            }
+            let mut before = Vec::new();
+            shape(&tree, node, &mut before);
+            tree.prepare(&game);
+            let mut after = Vec::new();
+            shape(&tree, tree.root(), &mut after);
+            assert_eq!(before, after);
+            assert!(before.len() > 100, "a subtree worth keeping");
+            // Exactly the kept nodes are left (the root is outside the arena).
+            let kept = tree.used.load(Relaxed);
+            assert_eq!(kept, after.len() - 1);
+            assert!(kept < used, "{kept} of {used}");
+        }
+        // A position outside the tree starts an empty one.
+        let other = Game::new(Position::startpos(Variant::Adjiboto, 5).unwrap());
+        tree.prepare(&other);
+        assert_eq!(tree.used.load(Relaxed), 0);
+        assert!(tree.kids(tree.root()).is_none());
+    }
+
+    #[test]
+    fn a_full_arena_still_answers() {
+        let game = Game::new(Position::startpos(Variant::Adjiboto, 5).unwrap());
+        let legal = |m: Option<Move>| game.position().play(&m.unwrap()).is_ok();
+        // Room for the root's children and a few more: leaves are valued,
+        // not expanded.
+        let mut tree = Tree::try_with_capacity(12).unwrap();
+        let r = searched(&mut tree, &game, 500);
+        assert!(legal(r.best));
+        assert_eq!(tree.hashfull(), 1000 * 10 / 12);
+        // No room even for the root's children: the best by evaluation.
+        let mut tree = Tree::try_with_capacity(1).unwrap();
+        let r = searched(&mut tree, &game, 500);
+        assert!(legal(r.best));
+        assert_eq!(r.depth, 1);
+    }
+
+    #[test]
+    fn arena_bytes_follow_the_size() {
+        let t = Tree::try_new(4).unwrap();
+        assert!(t.bytes() <= 4 << 20 && t.bytes() > (4 << 20) - 256);
+        assert_eq!(Tree::try_new(0).unwrap().bytes(), 0);
+        assert!(Tree::try_new(usize::MAX >> 21).is_err());
     }
 }

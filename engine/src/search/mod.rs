@@ -23,6 +23,7 @@ use crate::board::Position;
 use crate::eval::{Eval, Evaluator, Weights};
 use crate::rules::Game;
 use crate::types::moves::Move;
+use std::collections::TryReserveError;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
@@ -170,22 +171,55 @@ fn no_move_result(pos: &Position) -> SearchResult {
     }
 }
 
-/// Keeps the transposition table, MCTS tree and settings between searches.
+/// What a configuration keeps between searches, in MiB: alpha-beta's table
+/// or MCTS's tree, each of the whole `Hash`; the baselines keep neither.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+struct Sizes {
+    table_mb: usize,
+    tree_mb: usize,
+}
+
+impl Sizes {
+    fn of(c: &SearchConfig) -> Sizes {
+        let (table_mb, tree_mb) = match c.algorithm {
+            Algorithm::AlphaBeta => (c.hash_mb, 0),
+            Algorithm::Mcts => (0, c.hash_mb),
+            Algorithm::Random | Algorithm::Greedy => (0, 0),
+        };
+        Sizes { table_mb, tree_mb }
+    }
+
+    /// The memory, reserved but not written.
+    fn try_reserve(self) -> Result<(tt::Reserved, mcts::Tree), TryReserveError> {
+        Ok((
+            tt::Table::try_reserve(self.table_mb)?,
+            mcts::Tree::try_new(self.tree_mb)?,
+        ))
+    }
+}
+
+/// Keeps the searcher's memory and settings between searches. The memory
+/// follows `Hash` and the algorithm: alpha-beta's transposition table or the
+/// MCTS tree has the whole `Hash`, and the one the algorithm does not use is
+/// not kept (one bucket, an empty arena).
 pub struct Searcher {
     config: SearchConfig,
     tt: tt::Table,
-    tree: Option<mcts::Tree>,
+    tree: mcts::Tree,
     eval: Eval,
     ab: AbOptions,
     mcts: MctsOptions,
 }
 
 impl Searcher {
+    /// A searcher; aborts, as a failed allocation does, when the memory for
+    /// `Hash` cannot be had ([`try_new`](Self::try_new) returns an error).
     pub fn new(config: SearchConfig) -> Searcher {
+        let sizes = Sizes::of(&config);
         Searcher {
-            tt: tt::Table::new(config.hash_mb),
+            tt: tt::Table::new(sizes.table_mb),
+            tree: mcts::Tree::new(sizes.tree_mb),
             config,
-            tree: None,
             eval: Eval::default(),
             ab: AbOptions::default(),
             mcts: MctsOptions::default(),
@@ -196,9 +230,8 @@ impl Searcher {
         &self.config
     }
 
-    /// [`new`](Self::new), or an error when the table's memory cannot be
-    /// reserved.
-    pub fn try_new(config: SearchConfig) -> Result<Searcher, std::collections::TryReserveError> {
+    /// [`new`](Self::new), or an error when the memory cannot be reserved.
+    pub fn try_new(config: SearchConfig) -> Result<Searcher, TryReserveError> {
         let mut s = Searcher::new(SearchConfig {
             hash_mb: 0,
             ..config.clone()
@@ -207,39 +240,81 @@ impl Searcher {
         Ok(s)
     }
 
-    /// [`set_config`](Self::set_config), or an error, with nothing changed,
-    /// when a new table size cannot be reserved.
-    pub fn try_set_config(
-        &mut self,
-        config: SearchConfig,
-    ) -> Result<(), std::collections::TryReserveError> {
-        if config.hash_mb != self.config.hash_mb {
-            self.tt = tt::Table::try_new(config.hash_mb)?;
-            self.tree = None;
+    /// [`set_config`](Self::set_config), or an error, with the settings
+    /// unchanged, when the memory the new ones need cannot be reserved.
+    pub fn try_set_config(&mut self, config: SearchConfig) -> Result<(), TryReserveError> {
+        let (now, next) = (Sizes::of(&self.config), Sizes::of(&config));
+        if next != now {
+            // Reserve the new memory before freeing the old, so that a refusal
+            // changes nothing. Where the two do not fit together, free the old
+            // first, and take it back if the new does not fit alone either.
+            let memory = match next.try_reserve() {
+                Ok(m) => m,
+                Err(_) => {
+                    self.free();
+                    match next.try_reserve() {
+                        Ok(m) => m,
+                        Err(e) => {
+                            if let Ok(m) = now.try_reserve() {
+                                self.install(m);
+                            }
+                            return Err(e);
+                        }
+                    }
+                }
+            };
+            self.install(memory);
         }
         self.config = config;
         Ok(())
     }
 
-    /// Apply new settings (resizes the table when `hash_mb` changed).
+    /// Apply new settings: the memory follows `Hash` and the algorithm. Aborts
+    /// when the memory cannot be had (see [`try_set_config`](Self::try_set_config)).
     pub fn set_config(&mut self, config: SearchConfig) {
-        if config.hash_mb != self.config.hash_mb {
-            self.tt = tt::Table::new(config.hash_mb);
-            self.tree = None;
+        let next = Sizes::of(&config);
+        if next != Sizes::of(&self.config) {
+            self.free();
+            self.tt = tt::Table::new(next.table_mb);
+            self.tree = mcts::Tree::new(next.tree_mb);
         }
         self.config = config;
     }
 
-    /// Forget everything learned (`ucinewgame`).
-    pub fn clear(&mut self) {
-        self.tt.clear();
-        self.tree = None;
+    fn free(&mut self) {
+        self.tt = tt::Table::new(0);
+        self.tree = mcts::Tree::new(0);
     }
 
-    /// Table fill in permille (the MCTS tree's when that searcher ran last).
+    /// Free the old memory, then fill the table of the new.
+    fn install(&mut self, (table, tree): (tt::Reserved, mcts::Tree)) {
+        self.free();
+        self.tt = table.fill();
+        self.tree = tree;
+    }
+
+    /// Bytes of the table and the tree's arena: about `Hash` MiB for
+    /// alpha-beta and MCTS, next to nothing for the baselines.
+    pub fn memory_bytes(&self) -> usize {
+        self.tt.bytes() + self.tree.bytes()
+    }
+
+    /// Forget everything learned (`ucinewgame`). The tree's arena is
+    /// replaced by a fresh one, so that the pages it touched go back to the
+    /// system; where a second arena cannot be reserved beside it, it is only
+    /// emptied.
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        match mcts::Tree::try_new(Sizes::of(&self.config).tree_mb) {
+            Ok(t) => self.tree = t,
+            Err(_) => self.tree.forget(),
+        }
+    }
+
+    /// Fill in permille of the table, or of the tree under MCTS.
     pub fn hashfull(&self) -> u32 {
-        match (&self.tree, self.config.algorithm) {
-            (Some(t), Algorithm::Mcts) => t.hashfull(),
+        match self.config.algorithm {
+            Algorithm::Mcts => self.tree.hashfull(),
             _ => self.tt.hashfull(),
         }
     }
@@ -305,12 +380,7 @@ impl Searcher {
                 alphabeta::run(&run, game, limits, control, info, eval)
             }
             Algorithm::Mcts => {
-                let capacity = mcts::Tree::capacity_for(self.config.hash_mb);
-                let tree = self
-                    .tree
-                    .take()
-                    .and_then(|t| t.reuse(game, capacity))
-                    .unwrap_or_else(|| mcts::Tree::new(*game.position(), capacity));
+                self.tree.prepare(game);
                 let run = mcts::MctsRun {
                     opts: &self.mcts,
                     threads: self.config.threads,
@@ -318,9 +388,7 @@ impl Searcher {
                     seed: self.config.seed,
                     move_overhead: overhead,
                 };
-                let r = mcts::run(&run, &tree, game, limits, control, info, eval);
-                self.tree = Some(tree);
-                r
+                mcts::run(&run, &self.tree, game, limits, control, info, eval)
             }
             Algorithm::Random | Algorithm::Greedy => baseline::run(
                 game,
@@ -343,6 +411,61 @@ mod tests {
         fn sync<T: Sync>() {}
         send::<Searcher>();
         sync::<SearchControl>();
+    }
+
+    #[test]
+    fn memory_follows_hash_and_the_algorithm() {
+        let mib = 1 << 20;
+        let about = |s: &Searcher, mb: usize| {
+            let b = s.memory_bytes();
+            assert!(
+                b <= mb * mib + 64 && b + 256 >= mb * mib,
+                "{b} for {mb} MiB"
+            );
+        };
+        let mut s = Searcher::try_new(SearchConfig {
+            hash_mb: 8,
+            ..SearchConfig::default()
+        })
+        .unwrap();
+        about(&s, 8);
+        for (algorithm, mb) in [
+            (Algorithm::Mcts, 8),
+            (Algorithm::Random, 0),
+            (Algorithm::Greedy, 0),
+            (Algorithm::Mcts, 8),
+            (Algorithm::AlphaBeta, 8),
+        ] {
+            s.set_config(SearchConfig {
+                algorithm,
+                ..s.config().clone()
+            });
+            about(&s, mb);
+        }
+        // The baselines keep nothing, so they take a Hash no searcher could
+        // have; a searcher that needs it is refused and nothing changes.
+        let huge = SearchConfig {
+            hash_mb: usize::MAX >> 21,
+            algorithm: Algorithm::Random,
+            ..SearchConfig::default()
+        };
+        let mut s = Searcher::try_new(huge.clone()).unwrap();
+        for algorithm in [Algorithm::AlphaBeta, Algorithm::Mcts] {
+            let c = SearchConfig {
+                algorithm,
+                ..huge.clone()
+            };
+            assert!(s.try_set_config(c).is_err(), "{algorithm:?}");
+            assert_eq!(s.config(), &huge);
+        }
+        let game = Game::new(Position::startpos(crate::Variant::Adjiboto, 5).unwrap());
+        let r = s.search(
+            &game,
+            &Limits::default(),
+            &SearchControl::default(),
+            &mut |_| {},
+        );
+        assert!(r.best.is_some());
     }
 
     #[test]

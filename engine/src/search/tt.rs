@@ -16,6 +16,7 @@
 //! otherwise an empty slot, else the slot with the least depth, where each
 //! search of age lost counts as 8 plies.
 
+use std::collections::TryReserveError;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// What a stored score says about the true value.
@@ -57,6 +58,25 @@ pub struct Table {
     age: u8,
 }
 
+/// A table's memory, reserved (address space) but not yet written, so that
+/// a caller can free the old table before the new one is filled and the two
+/// are never resident together.
+pub struct Reserved {
+    buckets: Vec<Bucket>,
+    n: usize,
+}
+
+impl Reserved {
+    /// The empty table, its every bucket written once.
+    pub fn fill(mut self) -> Table {
+        self.buckets.resize_with(self.n, Bucket::default);
+        Table {
+            buckets: self.buckets,
+            age: 0,
+        }
+    }
+}
+
 #[inline]
 fn pack(score: i32, depth: u8, bound: Bound, age: u8, mv: u32) -> u64 {
     (score as i16 as u16 as u64)
@@ -96,12 +116,22 @@ impl Table {
     }
 
     /// [`new`](Self::new), or an error when the memory cannot be reserved.
-    pub fn try_new(mb: usize) -> Result<Table, std::collections::TryReserveError> {
+    pub fn try_new(mb: usize) -> Result<Table, TryReserveError> {
+        Ok(Table::try_reserve(mb)?.fill())
+    }
+
+    /// The memory of a table of about `mb` mebibytes, reserved but not yet
+    /// written, or an error when it cannot be reserved.
+    pub fn try_reserve(mb: usize) -> Result<Reserved, TryReserveError> {
         let n = Self::buckets_for(mb);
         let mut buckets = Vec::new();
         buckets.try_reserve_exact(n)?;
-        buckets.resize_with(n, Bucket::default);
-        Ok(Table { buckets, age: 0 })
+        Ok(Reserved { buckets, n })
+    }
+
+    /// Bytes of the buckets.
+    pub fn bytes(&self) -> usize {
+        self.buckets.len() * std::mem::size_of::<Bucket>()
     }
 
     fn buckets_for(mb: usize) -> usize {
