@@ -221,6 +221,25 @@ fn movetime_and_clocks_are_kept() {
 }
 
 #[test]
+fn the_time_before_the_search_counts() {
+    for algorithm in [Algorithm::AlphaBeta, Algorithm::Mcts] {
+        let game = midgame(Variant::Adjiboto);
+        let mut s = searcher(algorithm, 1);
+        // `go` was read 300 ms ago: of 400 - 10 ms, 90 are left.
+        let t = Instant::now();
+        let limits = Limits {
+            movetime: Some(Duration::from_millis(400)),
+            start: t.checked_sub(Duration::from_millis(300)),
+            ..Limits::default()
+        };
+        let (r, _) = run(&mut s, &game, &limits);
+        assert!(r.best.is_some());
+        let took = t.elapsed();
+        assert!(took < Duration::from_millis(250), "{algorithm:?}: {took:?}");
+    }
+}
+
+#[test]
 fn infinite_waits_for_stop_and_ponder_for_ponderhit() {
     for algorithm in [Algorithm::AlphaBeta, Algorithm::Mcts] {
         let game = midgame(Variant::Lango);

@@ -496,6 +496,8 @@ impl<W: Write + Send + 'static> Server<W> {
     }
 
     fn go(&mut self, g: Go) -> Result<(), Error> {
+        // The move's time starts now, not when the search thread gets going.
+        let received = Instant::now();
         self.idle("go")?;
         let pos = *self.game.position();
         let mut searchmoves = Vec::with_capacity(g.searchmoves.len());
@@ -515,6 +517,7 @@ impl<W: Write + Send + 'static> Server<W> {
             mate: g.mate,
             infinite: g.infinite,
             searchmoves,
+            start: Some(received),
         };
         let control = Arc::new(SearchControl::default());
         control.pondering.store(g.ponder, Ordering::Release);
@@ -903,6 +906,25 @@ mod tests {
                 best == "~k+=~k=~k=i+" || best == "~k=~k+=~i++=g",
                 "{algorithm}: {last}"
             );
+        }
+    }
+
+    #[test]
+    fn movetime_with_a_shorter_clock_keeps_to_the_clock() {
+        // A harness that gives both allows the smaller (MATCH.md).
+        let mut s = server();
+        talk(&mut s, &["setoption name Variant value adjiboto"]);
+        for algorithm in ["alphabeta", "mcts"] {
+            talk(
+                &mut s,
+                &[&format!("setoption name Algorithm value {algorithm}")],
+            );
+            let t = Instant::now();
+            let out = talk(&mut s, &["go movetime 300 wtime 100 btime 100"]);
+            let took = t.elapsed();
+            assert!(out.last().unwrap().starts_with("bestmove"), "{out:?}");
+            // (100 - 10) / 2 = 45 ms at most, not the movetime's 290.
+            assert!(took < Duration::from_millis(200), "{algorithm}: {took:?}");
         }
     }
 

@@ -16,8 +16,8 @@
 //!
 //! Memory: every node but the root lives in one arena of `Hash` MiB (the
 //! tree is all the memory MCTS keeps; the `Searcher` holds no table beside
-//! it). The arena is reserved, fallibly, when MCTS is chosen; its pages are
-//! touched only as nodes are made, and it is given back in one piece. Once it
+//! it). The arena is reserved, fallibly, when MCTS is chosen, written once
+//! before any search, and given back in one piece. Once it
 //! is full, leaves are still valued but no longer expanded. Reusing a subtree
 //! slides it to the front of the arena, so a game's moves do not leak it.
 
@@ -76,6 +76,12 @@ const WIN: u8 = 3;
 /// Fixed-point scale of the value sums.
 const SCALE: f64 = 65536.0;
 const MAX_PV: usize = 32;
+/// Iterations between two looks at the clock: at 130,000 a second (Acholi),
+/// 0.12 ms.
+const POLL: u64 = 16;
+/// A generous cost of moving one node when a reused subtree is compacted
+/// (measured: about 45 ns).
+const COMPACT_NS_PER_NODE: u64 = 100;
 
 /// One node: a position reached by a move, with its statistics.
 pub struct Node {
@@ -219,7 +225,7 @@ unsafe impl Sync for Tree {}
 
 impl Tree {
     /// An empty tree whose arena holds `mb` MiB of nodes, its pages not yet
-    /// touched; an error when the memory cannot be reserved.
+    /// touched (see `commit`); an error when the memory cannot be reserved.
     pub fn try_new(mb: usize) -> Result<Tree, TryReserveError> {
         Tree::try_with_capacity(Tree::capacity_for(mb))
     }
@@ -231,6 +237,15 @@ impl Tree {
             Ok(t) => t,
             Err(e) => panic!("the MCTS tree: {mb} MiB: {e}"),
         }
+    }
+
+    /// Write every slot once, so that the pages are the process's before a
+    /// search needs them: a search that takes the page faults of a fresh
+    /// arena is late under load (the table is written when made, too).
+    pub fn commit(&mut self) {
+        let n = self.slots.len();
+        // SAFETY: any bytes are a valid `MaybeUninit` slot.
+        unsafe { std::ptr::write_bytes(self.slots.as_mut_ptr(), 0, n) };
     }
 
     fn try_with_capacity(n: usize) -> Result<Tree, TryReserveError> {
@@ -292,15 +307,28 @@ impl Tree {
 
     /// Ready the tree for a search of the game's current position: the
     /// subtree of it when the root is an earlier position of the same game
-    /// and the moves since are in the tree, else an empty tree.
-    pub fn prepare(&mut self, game: &Game) {
-        match self.subtree_root(game) {
-            Some(root) => {
-                self.root = Some(root);
-                self.compact();
-            }
-            None => self.reset(*game.position()),
+    /// and the moves since are in the tree, else an empty tree. A subtree in
+    /// an arena more than half full is compacted, which costs time in
+    /// proportion to the arena's nodes; when that would take more than a
+    /// fifth of `budget` (what is left of the move's time), the search
+    /// starts afresh instead.
+    pub fn prepare(&mut self, game: &Game, budget: Option<Duration>) {
+        let Some(root) = self.subtree_root(game) else {
+            self.reset(*game.position());
+            return;
+        };
+        let used = *self.used.get_mut();
+        if used <= self.capacity() / 2 {
+            self.root = Some(root);
+            return;
         }
+        let cost = Duration::from_nanos(used as u64 * COMPACT_NS_PER_NODE);
+        if budget.is_some_and(|b| cost > b / 5) {
+            self.reset(*game.position());
+            return;
+        }
+        self.root = Some(root);
+        self.compact();
     }
 
     fn subtree_root(&self, game: &Game) -> Option<Node> {
@@ -362,57 +390,54 @@ impl Tree {
 
     /// Slide the groups reachable from the root to the front of the arena,
     /// in address order (a group never moves up, so it never overwrites one
-    /// still to move), and set `used` to what they fill.
+    /// still to move), and set `used` to what they fill. Each moved group's
+    /// parent learns the new place before anything moves (Lisp2's order), so
+    /// every node is read once and only moved groups are written.
     fn compact(&mut self) {
         let Some(root) = self.root.as_mut() else {
             return;
         };
+        // (start, len, parent slot or ROOT) of every reachable group.
+        const ROOT: usize = usize::MAX;
         let mut groups = Vec::new();
-        let mut stack = vec![*root.kids.get_mut()];
-        while let Some(word) = stack.pop() {
-            if word != 0 {
-                let (start, len) = group_of(word);
-                groups.push((start, len));
-                // SAFETY: reachable groups are published, so initialised.
-                let group = unsafe {
-                    std::slice::from_raw_parts(self.slots[start..].as_ptr().cast::<Node>(), len)
-                };
-                stack.extend(group.iter().map(|k| k.kids.load(Relaxed)));
-            }
+        let mut stack = vec![(*root.kids.get_mut(), ROOT)];
+        stack.retain(|&(word, _)| word != 0);
+        while let Some((word, parent)) = stack.pop() {
+            let (start, len) = group_of(word);
+            groups.push((start, len, parent));
+            // SAFETY: reachable groups are published, so initialised.
+            let group = unsafe {
+                std::slice::from_raw_parts(self.slots[start..].as_ptr().cast::<Node>(), len)
+            };
+            let kids = group.iter().enumerate();
+            let kids = kids.map(|(i, k)| (k.kids.load(Relaxed), start + i));
+            stack.extend(kids.filter(|&(word, _)| word != 0));
         }
         groups.sort_unstable();
-        let mut to = Vec::with_capacity(groups.len());
+        let mut moves = Vec::new();
         let mut next = 0;
-        for &(_, len) in &groups {
-            to.push(next);
+        for &(start, len, parent) in &groups {
+            if start != next {
+                let word = group_word(next, len);
+                let kids = match parent {
+                    ROOT => self.root.as_mut().map(|r| &mut r.kids),
+                    // SAFETY: the parent is in a reachable group, not moved yet.
+                    p => Some(&mut unsafe { self.slots[p].get_mut().assume_init_mut() }.kids),
+                };
+                if let Some(k) = kids {
+                    *k.get_mut() = word;
+                }
+                moves.push((start, next, len));
+            }
             next += len;
         }
-        let forward = |word: u64| -> u64 {
-            if word == 0 {
-                return 0;
-            }
-            let (start, len) = group_of(word);
-            match groups.binary_search_by_key(&start, |g| g.0) {
-                Ok(i) => group_word(to[i], len),
-                Err(_) => 0,
-            }
-        };
-        for (&(start, len), &dest) in groups.iter().zip(&to) {
-            let base = self.slots.as_mut_ptr();
-            // SAFETY: the source group is initialised; `dest <= start`, and
+        let base = self.slots.as_mut_ptr();
+        for (start, dest, len) in moves {
+            // SAFETY: the source group is initialised; `dest < start`, and
             // every reachable group below `start` has already moved, so the
             // slots written hold nothing still needed. `Node` has no drop glue,
             // so a bitwise move is a move.
             unsafe { std::ptr::copy(base.add(start), base.add(dest), len) };
-            for slot in &mut self.slots[dest..dest + len] {
-                // SAFETY: just moved here, initialised.
-                let kids = unsafe { slot.get_mut().assume_init_mut() }.kids.get_mut();
-                *kids = forward(*kids);
-            }
-        }
-        if let Some(root) = self.root.as_mut() {
-            let kids = root.kids.get_mut();
-            *kids = forward(*kids);
         }
         *self.used.get_mut() = next;
     }
@@ -832,6 +857,8 @@ pub struct MctsRun<'a> {
     pub multipv: usize,
     pub seed: u64,
     pub move_overhead: Duration,
+    /// When the move's time started (see `Limits::start`).
+    pub start: Instant,
 }
 
 /// Search the game's position with MCTS, in `tree` (kept for the next move).
@@ -844,7 +871,7 @@ pub fn run<E: Evaluator>(
     info: &mut dyn FnMut(&Info),
     eval: &E,
 ) -> SearchResult {
-    let start = Instant::now();
+    let start = cfg.start;
     let root = *game.position();
     let tm = TimeManager::new(
         limits,
@@ -1029,7 +1056,7 @@ fn worker_loop<'a, 't, E: Evaluator>(
             break;
         }
         if let Some((tm, start, report)) = main.as_mut() {
-            if local & 63 == 0 {
+            if local & (POLL - 1) == 0 {
                 let over = if tm.is_clock() {
                     tm.soft_exceeded(ctx.control, 100) || tm.hard_exceeded(ctx.control)
                 } else {
@@ -1058,7 +1085,7 @@ mod tests {
     use crate::types::Variant;
 
     fn searched(tree: &mut Tree, game: &Game, iterations: u64) -> SearchResult {
-        tree.prepare(game);
+        tree.prepare(game, None);
         let opts = MctsOptions::default();
         let cfg = MctsRun {
             opts: &opts,
@@ -1066,6 +1093,7 @@ mod tests {
             multipv: 1,
             seed: 1,
             move_overhead: Duration::ZERO,
+            start: Instant::now(),
         };
         let limits = Limits {
             nodes: Some(iterations),
@@ -1098,24 +1126,30 @@ mod tests {
         }
     }
 
+    /// The game two plies on along the most visited line, as in a game (the
+    /// searcher's move, the reply), and the node it reaches.
+    fn two_plies_on<'t>(tree: &'t Tree, game: &mut Game) -> &'t Node {
+        let mut node = tree.root();
+        for _ in 0..2 {
+            let kids = tree.kids(node).unwrap();
+            node = kids.iter().max_by_key(|k| k.visits.load(Relaxed)).unwrap();
+            let m = move_to(game.position(), &node.pos).unwrap();
+            game.play(&m).unwrap();
+        }
+        node
+    }
+
     #[test]
     fn reuse_keeps_the_subtree_and_compacts_the_arena() {
         let mut game = Game::new(Position::startpos(Variant::Adjiboto, 5).unwrap());
-        let mut tree = Tree::try_with_capacity(60_000).unwrap();
+        let mut tree = Tree::try_with_capacity(24_000).unwrap();
         for _ in 0..3 {
             searched(&mut tree, &game, 4000);
             let used = tree.used.load(Relaxed);
-            // Two plies on, as in a game: the searcher's move, the reply.
-            let mut node = tree.root();
-            for _ in 0..2 {
-                let kids = tree.kids(node).unwrap();
-                node = kids.iter().max_by_key(|k| k.visits.load(Relaxed)).unwrap();
-                let m = move_to(game.position(), &node.pos).unwrap();
-                game.play(&m).unwrap();
-            }
+            assert!(used > tree.capacity() / 2, "{used}: compaction is due");
             let mut before = Vec::new();
-            shape(&tree, node, &mut before);
-            tree.prepare(&game);
+            shape(&tree, two_plies_on(&tree, &mut game), &mut before);
+            tree.prepare(&game, None);
             let mut after = Vec::new();
             shape(&tree, tree.root(), &mut after);
             assert_eq!(before, after);
@@ -1127,9 +1161,31 @@ mod tests {
         }
         // A position outside the tree starts an empty one.
         let other = Game::new(Position::startpos(Variant::Adjiboto, 5).unwrap());
-        tree.prepare(&other);
+        tree.prepare(&other, None);
         assert_eq!(tree.used.load(Relaxed), 0);
         assert!(tree.kids(tree.root()).is_none());
+    }
+
+    #[test]
+    fn compaction_waits_for_a_half_full_arena_and_fits_the_time() {
+        let start = Game::new(Position::startpos(Variant::Adjiboto, 5).unwrap());
+        // Half empty: the subtree is taken as it lies.
+        let (mut game, mut tree) = (start.clone(), Tree::try_with_capacity(100_000).unwrap());
+        searched(&mut tree, &game, 1000);
+        let used = tree.used.load(Relaxed);
+        assert!(used < tree.capacity() / 2);
+        let visits = two_plies_on(&tree, &mut game).visits.load(Relaxed);
+        tree.prepare(&game, Some(Duration::from_micros(1)));
+        assert_eq!(tree.used.load(Relaxed), used);
+        assert_eq!(tree.root_visits(), visits);
+        assert!(visits > 0);
+        // More than half full, and no time to compact: a fresh tree.
+        let (mut game, mut tree) = (start.clone(), Tree::try_with_capacity(6_000).unwrap());
+        searched(&mut tree, &game, 4000);
+        assert!(tree.used.load(Relaxed) > tree.capacity() / 2);
+        two_plies_on(&tree, &mut game);
+        tree.prepare(&game, Some(Duration::from_micros(1)));
+        assert_eq!((tree.used.load(Relaxed), tree.root_visits()), (0, 0));
     }
 
     #[test]

@@ -25,7 +25,7 @@ use crate::rules::Game;
 use crate::types::moves::Move;
 use std::collections::TryReserveError;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Which searcher `go` uses (the `Algorithm` option).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -103,6 +103,10 @@ pub struct Limits {
     pub infinite: bool,
     /// Restrict the root to these moves (empty: all).
     pub searchmoves: Vec<Move>,
+    /// When the move's time started: the protocol gives the moment it read
+    /// `go`, so that what comes before the search proper is on the clock.
+    /// `None`: when `search` is called.
+    pub start: Option<Instant>,
 }
 
 /// Shared flags between the protocol's reading thread and the search.
@@ -216,9 +220,11 @@ impl Searcher {
     /// `Hash` cannot be had ([`try_new`](Self::try_new) returns an error).
     pub fn new(config: SearchConfig) -> Searcher {
         let sizes = Sizes::of(&config);
+        let mut tree = mcts::Tree::new(sizes.tree_mb);
+        tree.commit();
         Searcher {
             tt: tt::Table::new(sizes.table_mb),
-            tree: mcts::Tree::new(sizes.tree_mb),
+            tree,
             config,
             eval: Eval::default(),
             ab: AbOptions::default(),
@@ -277,6 +283,7 @@ impl Searcher {
             self.free();
             self.tt = tt::Table::new(next.table_mb);
             self.tree = mcts::Tree::new(next.tree_mb);
+            self.tree.commit();
         }
         self.config = config;
     }
@@ -286,10 +293,11 @@ impl Searcher {
         self.tree = mcts::Tree::new(0);
     }
 
-    /// Free the old memory, then fill the table of the new.
-    fn install(&mut self, (table, tree): (tt::Reserved, mcts::Tree)) {
+    /// Free the old memory, then write the new.
+    fn install(&mut self, (table, mut tree): (tt::Reserved, mcts::Tree)) {
         self.free();
         self.tt = table.fill();
+        tree.commit();
         self.tree = tree;
     }
 
@@ -299,16 +307,10 @@ impl Searcher {
         self.tt.bytes() + self.tree.bytes()
     }
 
-    /// Forget everything learned (`ucinewgame`). The tree's arena is
-    /// replaced by a fresh one, so that the pages it touched go back to the
-    /// system; where a second arena cannot be reserved beside it, it is only
-    /// emptied.
+    /// Forget everything learned (`ucinewgame`); the memory is kept.
     pub fn clear(&mut self) {
         self.tt.clear();
-        match mcts::Tree::try_new(Sizes::of(&self.config).tree_mb) {
-            Ok(t) => self.tree = t,
-            Err(_) => self.tree.forget(),
-        }
+        self.tree.forget();
     }
 
     /// Fill in permille of the table, or of the tree under MCTS.
@@ -366,6 +368,7 @@ impl Searcher {
         info: &mut dyn FnMut(&Info),
         eval: &E,
     ) -> SearchResult {
+        let start = limits.start.unwrap_or_else(Instant::now);
         let overhead = Duration::from_millis(self.config.move_overhead_ms);
         match self.config.algorithm {
             Algorithm::AlphaBeta => {
@@ -376,17 +379,28 @@ impl Searcher {
                     threads: self.config.threads,
                     multipv: self.config.multipv,
                     move_overhead: overhead,
+                    start,
                 };
                 alphabeta::run(&run, game, limits, control, info, eval)
             }
             Algorithm::Mcts => {
-                self.tree.prepare(game);
+                // What is left of the hard limit bounds the subtree's reuse
+                // (pondering: no limit until ponderhit).
+                let side = game.position().side_to_move();
+                let budget = if control.pondering.load(Ordering::Relaxed) {
+                    None
+                } else {
+                    let hard = time::allocate(limits, overhead, side).1;
+                    hard.map(|h| h.saturating_sub(start.elapsed()))
+                };
+                self.tree.prepare(game, budget);
                 let run = mcts::MctsRun {
                     opts: &self.mcts,
                     threads: self.config.threads,
                     multipv: self.config.multipv,
                     seed: self.config.seed,
                     move_overhead: overhead,
+                    start,
                 };
                 mcts::run(&run, &self.tree, game, limits, control, info, eval)
             }

@@ -1,12 +1,19 @@
 //! Time management: how long one `go` may think.
 //!
-//! - `movetime`: exactly that, less `MoveOverhead`.
+//! Time counts from `Limits::start`, the moment the protocol read `go`, so
+//! the work before the search proper (the search thread's start, the MCTS
+//! tree's reuse) is on the clock too. The searchers look at the clock every
+//! few dozen nodes or iterations, a small fraction of a millisecond.
+//!
+//! - `movetime`: exactly that, less `MoveOverhead` (the hard limit).
 //! - clocks (`wtime/btime/winc/binc/movestogo`, UGI's `p1time/...`): a soft
 //!   target of `remaining / movestogo (25 if unknown) + 3/4 increment`, less
 //!   the overhead; a hard cap of 3 targets, never more than half the remaining
-//!   time (all of it, less the overhead, when one move is left to the control).
-//!   Iterative deepening starts no new iteration past 60% of the target; the
-//!   hard cap aborts a running one.
+//!   time less the overhead (all of it, less the overhead, when one move is
+//!   left to the control). Iterative deepening starts no new iteration past
+//!   60% of the target; the hard cap aborts a running one.
+//! - both: `movetime`, but never past the clock's cap (a harness that gives
+//!   both allows the smaller).
 //! - while `SearchControl::pondering` is set nothing is measured; the clock
 //!   starts at `ponderhit`.
 //!
@@ -95,24 +102,29 @@ pub fn allocate(
     overhead: Duration,
     side: Side,
 ) -> (Option<Duration>, Option<Duration>) {
-    if let Some(mt) = limits.movetime {
-        return (None, Some(mt.saturating_sub(overhead).max(MIN_TIME)));
+    let fixed = limits
+        .movetime
+        .map(|mt| mt.saturating_sub(overhead).max(MIN_TIME));
+    let clock = limits.time[side.index()].map(|left| {
+        let inc = limits.inc[side.index()].unwrap_or_default();
+        let mtg = limits
+            .movestogo
+            .unwrap_or(DEFAULT_MOVES_TO_GO)
+            .clamp(1, 100);
+        let avail = left.saturating_sub(overhead).max(MIN_TIME);
+        let cap = if mtg == 1 { avail } else { avail / 2 }.max(MIN_TIME);
+        let target = (left / mtg + inc * 3 / 4)
+            .saturating_sub(overhead)
+            .clamp(MIN_TIME, cap);
+        let hard = (target * 3).min(cap).max(target);
+        (target, hard, cap)
+    });
+    match (fixed, clock) {
+        (Some(f), None) => (None, Some(f)),
+        (Some(f), Some((_, _, cap))) => (None, Some(f.min(cap))),
+        (None, Some((target, hard, _))) => (Some(target), Some(hard)),
+        (None, None) => (None, None),
     }
-    let Some(left) = limits.time[side.index()] else {
-        return (None, None);
-    };
-    let inc = limits.inc[side.index()].unwrap_or_default();
-    let mtg = limits
-        .movestogo
-        .unwrap_or(DEFAULT_MOVES_TO_GO)
-        .clamp(1, 100);
-    let avail = left.saturating_sub(overhead).max(MIN_TIME);
-    let cap = if mtg == 1 { avail } else { avail / 2 };
-    let target = (left / mtg + inc * 3 / 4)
-        .saturating_sub(overhead)
-        .clamp(MIN_TIME, cap.max(MIN_TIME));
-    let hard = (target * 3).min(cap).max(target);
-    (Some(target), Some(hard))
 }
 
 #[cfg(test)]
@@ -157,6 +169,26 @@ mod tests {
             (Some(ms(490)), Some(ms(490)))
         );
         assert_eq!(allocate(&Limits::default(), ms(10), Side::A), (None, None));
+    }
+
+    #[test]
+    fn movetime_never_outlasts_the_clock() {
+        // A harness that gives both allows the smaller: 100 ms a move, but
+        // 60 ms on the clock leaves (60 - 10) / 2.
+        let l = Limits {
+            movetime: Some(ms(100)),
+            time: [Some(ms(60)), Some(ms(60_000))],
+            ..Limits::default()
+        };
+        assert_eq!(allocate(&l, ms(10), Side::A), (None, Some(ms(25))));
+        // A clock with time to spare does not shorten the movetime.
+        assert_eq!(allocate(&l, ms(10), Side::B), (None, Some(ms(90))));
+        // Less than the overhead left: the least there is.
+        let l = Limits {
+            movetime: Some(ms(5)),
+            ..Limits::default()
+        };
+        assert_eq!(allocate(&l, ms(10), Side::A), (None, Some(ms(1))));
     }
 
     #[test]
