@@ -97,7 +97,8 @@ fn shuffle_counts(rng: &mut Rng, s: &str) -> String {
         let (a, b) = (rng.below(cells.len()), rng.below(cells.len()));
         let n = rng.below(cells[a] as usize + 1) as u32;
         cells[a] -= n;
-        cells[b] += n;
+        // A mutated base may hold a count at the edge of the range.
+        cells[b] = cells[b].saturating_add(n);
     }
     let mut out = cells[0].to_string();
     for (c, sep) in cells[1..].iter().zip(seps) {
@@ -236,4 +237,19 @@ pub fn check_moves(pos: &Position, st: &mut MakeMoveTarget) -> Result<(), String
 
 fn seen_or_listed(moves: &[(Move, Position)], m: &Move, c: &Position) -> bool {
     moves.iter().any(|(x, p)| x == m && p == c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shuffling_counts_at_the_edge_of_the_range_does_not_overflow() {
+        // A base that an earlier mutation left with a count of u32::MAX.
+        let s = "acholi:8 4294967295,4294967295,1/2,3 b m 14";
+        for seed in 0..1000 {
+            let out = shuffle_counts(&mut Rng::new(seed), s);
+            assert!(out.starts_with("acholi:8 "), "{out}");
+        }
+    }
 }
