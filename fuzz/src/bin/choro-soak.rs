@@ -45,12 +45,12 @@ struct Cli {
     #[arg(long, default_value_t = 64)]
     rss_allowance_mb: u64,
     /// The memory bound is this many times Hash, plus the allowance. 1 is
-    /// the promise; the MCTS tree is sized by Hash besides the table
-    /// (RELIABILITY.md, open findings).
+    /// the promise (a diagnostic knob; .ci/slow keeps the default).
     #[arg(long, default_value_t = 1)]
     rss_hash_factor: u64,
     /// Measure against the largest Hash set so far in the process instead
-    /// of the current one (a tree sized under an earlier Hash is kept).
+    /// of the current one (a diagnostic knob: memory kept from an earlier
+    /// Hash is a finding).
     #[arg(long)]
     rss_max_hash: bool,
     /// The ply cap of every game (DrawPlies).
