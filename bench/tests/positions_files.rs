@@ -5,7 +5,7 @@
 
 use choro_bench::{parse_openings, parse_win_tests, WinTest};
 use choro_engine::search::{Algorithm, Limits, Score, SearchConfig, SearchControl, Searcher};
-use choro_engine::{Game, Position, Side, Variant};
+use choro_engine::{Game, Variant};
 
 fn read(path: &str) -> String {
     let full = format!("{}/../positions/{path}", env!("CARGO_MANIFEST_DIR"));
@@ -66,24 +66,6 @@ fn alpha_beta_finds_every_test_win_with_a_best_move() {
     }
 }
 
-/// Whether `s` can force the other player to be left without a legal move
-/// within `plies` plies (Adjiboto: with fewer than 50 in his store).
-fn wins(p: &Position, s: Side, plies: u32) -> bool {
-    let moves = p.legal_moves();
-    if moves.is_empty() {
-        let draw = !p.variant().is_choro() && p.stores()[p.side_to_move().index()] >= 50;
-        return p.side_to_move() != s && !draw;
-    }
-    if plies == 0 {
-        return false;
-    }
-    if p.side_to_move() == s {
-        moves.iter().any(|(_, c)| wins(c, s, plies - 1))
-    } else {
-        moves.iter().all(|(_, c)| wins(c, s, plies - 1))
-    }
-}
-
 #[test]
 #[ignore = "exhaustive proofs: run with --ignored, in release"]
 fn test_wins_are_proven_by_exhaustive_search() {
@@ -91,10 +73,15 @@ fn test_wins_are_proven_by_exhaustive_search() {
         for t in tests(v) {
             let p = &t.position;
             let me = p.side_to_move();
-            assert!(wins(p, me, t.win), "{}: no win in {}", t.id, t.win);
-            assert!(!wins(p, me, t.win - 2), "{}: a win in {}", t.id, t.win - 2);
+            assert!(p.forced_win(me, t.win), "{}: no win in {}", t.id, t.win);
+            assert!(
+                !p.forced_win(me, t.win - 2),
+                "{}: a win in {}",
+                t.id,
+                t.win - 2
+            );
             for (m, c) in p.legal_moves() {
-                let good = wins(&c, me, t.win - 1);
+                let good = c.forced_win(me, t.win - 1);
                 assert_eq!(t.best.contains(&m), good, "{}: move {m}", t.id);
             }
         }

@@ -63,6 +63,10 @@ fn adjiboto_store_of_fifty_draws_otherwise_the_player_loses() {
         .parse()
         .unwrap();
     assert_eq!(poor.outcome(), Some(Outcome::Win { winner: Side::B }));
+    // The prover reads the same rule: a store of 50 saves the stuck player.
+    assert!(!stuck.forced_win(Side::B, 3));
+    assert!(poor.forced_win(Side::B, 0));
+    assert!(!poor.forced_win(Side::A, 3));
     // The draw belongs to the player who cannot move, not to his opponent.
     let other: Position = "adjiboto 1,0,1,0,1/5,5,5,5,5 b 12345/12345 22/49 80"
         .parse()

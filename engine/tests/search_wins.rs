@@ -13,24 +13,6 @@ use choro_engine::search::{
 };
 use choro_engine::{Game, Position, Side};
 
-/// Whether `s` can force the other player to be left without a legal move
-/// within `plies` plies (Adjiboto: with fewer than 50 in his store).
-fn wins(p: &Position, s: Side, plies: u32) -> bool {
-    let moves = p.legal_moves();
-    if moves.is_empty() {
-        let store_draw = !p.variant().is_choro() && p.stores()[p.side_to_move().index()] >= 50;
-        return p.side_to_move() != s && !store_draw;
-    }
-    if plies == 0 {
-        return false;
-    }
-    if p.side_to_move() == s {
-        moves.iter().any(|(_, c)| wins(c, s, plies - 1))
-    } else {
-        moves.iter().all(|(_, c)| wins(c, s, plies - 1))
-    }
-}
-
 /// (position, plies to the win, the only winning first move).
 const WON: &[(&str, u32, &str)] = &[
     // Hand-built. A lifts d (2 counters, front row): the lap ends on f, which
@@ -93,14 +75,14 @@ fn positions() -> impl Iterator<Item = (Position, u32, &'static str)> {
 #[test]
 fn the_solver_agrees_with_every_table_entry() {
     for (p, n, mv) in positions() {
-        assert!(wins(&p, Side::A, n), "{p}: no win in {n}");
+        assert!(p.forced_win(Side::A, n), "{p}: no win in {n}");
         if n > 2 {
-            assert!(!wins(&p, Side::A, n - 2), "{p}: a shorter win exists");
+            assert!(!p.forced_win(Side::A, n - 2), "{p}: a shorter win exists");
         }
         let winning: Vec<String> = p
             .legal_moves()
             .iter()
-            .filter(|(_, c)| wins(c, Side::A, n - 1))
+            .filter(|(_, c)| c.forced_win(Side::A, n - 1))
             .map(|(m, _)| m.to_string())
             .collect();
         assert_eq!(winning, vec![mv.to_string()], "{p}");

@@ -12,7 +12,7 @@
 use choro_bench::{figures, random_game, start, MoveFigures, Rng};
 use choro_engine::bench::parse_list;
 use choro_engine::search::{Algorithm, Limits, Score, SearchConfig, SearchControl, Searcher};
-use choro_engine::{Game, Position, Side, Variant};
+use choro_engine::{Game, Position, Variant};
 use std::collections::HashSet;
 use std::time::Instant;
 
@@ -267,25 +267,6 @@ fn openings(v: Variant, count: usize, plies: u32, seed: u64, main: bool, margin:
     }
 }
 
-/// Whether `s` can force the other player to be left without a legal move
-/// within `plies` plies (Adjiboto: with fewer than 50 in his store).
-/// Exhaustive: every path, no pruning beyond the and-or cut, no table.
-fn wins(p: &Position, s: Side, plies: u32) -> bool {
-    let moves = p.legal_moves();
-    if moves.is_empty() {
-        let draw = !p.variant().is_choro() && p.stores()[p.side_to_move().index()] >= 50;
-        return p.side_to_move() != s && !draw;
-    }
-    if plies == 0 {
-        return false;
-    }
-    if p.side_to_move() == s {
-        moves.iter().any(|(_, c)| wins(c, s, plies - 1))
-    } else {
-        moves.iter().all(|(_, c)| wins(c, s, plies - 1))
-    }
-}
-
 /// Forced wins in positions of random games: the shortest win (in plies, at
 /// most `max`) of the side to move, proven by the exhaustive solver, with
 /// every first move that wins that fast. Positions where a win needs no
@@ -309,12 +290,12 @@ fn find_wins(v: Variant, count: usize, max: u32, seed: u64) {
                 continue;
             }
             let me = p.side_to_move();
-            let Some(n) = (1..=max).step_by(2).find(|&n| wins(p, me, n)) else {
+            let Some(n) = (1..=max).step_by(2).find(|&n| p.forced_win(me, n)) else {
                 continue;
             };
             let good: Vec<String> = moves
                 .iter()
-                .filter(|(_, c)| wins(c, me, n - 1))
+                .filter(|(_, c)| c.forced_win(me, n - 1))
                 .map(|(m, _)| p.restyle(*m).to_string())
                 .collect();
             // Only positions where finding the win takes a search: not a

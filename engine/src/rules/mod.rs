@@ -12,7 +12,7 @@ pub(crate) mod sower;
 pub use outcome::{DrawReason, Game, Outcome};
 
 use crate::board::Position;
-use crate::types::moves::{Move, ParseMoveError, Token};
+use crate::types::moves::{Move, ParseMoveError};
 use std::fmt;
 
 /// A path is legal only if its sowing ends within this many laps (RULINGS 2).
@@ -235,10 +235,5 @@ impl Position {
         let mut v = Vec::new();
         self.for_each_move(|m, p| v.push((*m, *p)));
         v
-    }
-
-    /// The start token of a move, for callers that only need the hole.
-    pub fn start_of(m: &Move) -> Option<Token> {
-        m.token(0)
     }
 }

@@ -49,11 +49,35 @@ impl Position {
         if self.has_legal_move() {
             return None;
         }
+        Some(self.stalemate_outcome())
+    }
+
+    /// The result when the side to move has no legal move (RULINGS 9, 10).
+    fn stalemate_outcome(&self) -> Outcome {
         let s = self.side;
         if !self.variant.is_choro() && self.stores[s.index()] >= 50 {
-            return Some(Outcome::Draw(DrawReason::Store));
+            return Outcome::Draw(DrawReason::Store);
         }
-        Some(Outcome::Win { winner: s.other() })
+        Outcome::Win { winner: s.other() }
+    }
+
+    /// Whether `winner` can force a win by the rules (the other player left
+    /// without a legal move, not saved by Adjiboto's store) within `plies`
+    /// plies. Exhaustive over every path, no table: for proving test
+    /// positions, not for play.
+    pub fn forced_win(&self, winner: Side, plies: u32) -> bool {
+        let moves = self.legal_moves();
+        if moves.is_empty() {
+            return self.stalemate_outcome() == Outcome::Win { winner };
+        }
+        if plies == 0 {
+            return false;
+        }
+        if self.side == winner {
+            moves.iter().any(|(_, c)| c.forced_win(winner, plies - 1))
+        } else {
+            moves.iter().all(|(_, c)| c.forced_win(winner, plies - 1))
+        }
     }
 }
 

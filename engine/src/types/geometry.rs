@@ -102,12 +102,6 @@ pub fn acholi_base(w: u8) -> u32 {
 /// Loop position of Driberg's `k`, the back-row leftmost hole.
 pub const K_POS: u8 = 0;
 
-/// Loop position of Driberg's `i`, the front-row hole second from the left.
-#[inline]
-pub fn i_pos(w: u8) -> u8 {
-    2 * w - 2
-}
-
 /// Adjiboto: 10 holes in one loop; A owns 0..5 (west to east), B 5..10 (east to west).
 pub const ADJ_HOLES: u8 = 10;
 

@@ -45,6 +45,13 @@ impl Token {
         }
     }
 
+    pub fn is_start(self) -> bool {
+        matches!(
+            self,
+            Token::Lift(_) | Token::Clockwise(_) | Token::StartCapture(_)
+        )
+    }
+
     #[inline]
     fn decode(b: u8) -> Token {
         match b {
@@ -57,13 +64,6 @@ impl Token {
                 _ => Token::StartCapture(b & 0x3f),
             },
         }
-    }
-
-    pub fn is_start(self) -> bool {
-        matches!(
-            self,
-            Token::Lift(_) | Token::Clockwise(_) | Token::StartCapture(_)
-        )
     }
 }
 
