@@ -10,6 +10,7 @@
 pub mod alphabeta;
 mod baseline;
 pub mod common;
+pub mod matrix;
 pub mod mcts;
 mod rng;
 mod time;
