@@ -5,7 +5,9 @@
 //! Rows are listed north to south, holes west to east, counts separated by commas.
 
 use super::position::{AdjHistory, Position};
+use super::race::{self, Race, RacerState, RacerText};
 use crate::types::geometry;
+use crate::types::moves::Token;
 use crate::types::packed::Loop;
 use crate::types::{Phase, Side, Variant};
 use std::fmt;
@@ -38,6 +40,8 @@ pub enum PositionError {
     History(String),
     Stores(String),
     Ply(String),
+    /// Simultaneous opening fields (phase `s1` or `r`): what is wrong.
+    Race(String),
 }
 
 impl fmt::Display for PositionError {
@@ -59,7 +63,11 @@ impl fmt::Display for PositionError {
             Count(r, h, s) => write!(f, "field 2: row {r} hole {h}: bad count '{s}'"),
             TooMany(n, max) => write!(f, "field 2: {n} counters, at most {max} allowed"),
             Side(s) => write!(f, "field 3: side must be a or b, got '{s}'"),
-            Phase(s) => write!(f, "field 4: phase must be o2, o1 or m, got '{s}'"),
+            Phase(s) => write!(
+                f,
+                "field 4: phase must be o2, o1, m, s2, s1:<start>, r or rx, got '{s}'"
+            ),
+            Race(s) => write!(f, "simultaneous opening: {s}"),
             History(s) => write!(f, "field 4: bad opening history '{s}'"),
             Stores(s) => write!(f, "field 5: bad stores '{s}'"),
             Ply(s) => write!(f, "last field: bad ply count '{s}' (0..{MAX_PLY})"),
@@ -120,6 +128,77 @@ fn parse_hist(s: &str) -> Result<AdjHistory, PositionError> {
     Ok(h)
 }
 
+/// A's blind start in phase `s1`: a start he could choose on this board.
+fn parse_blind(s: &str, v: Variant, w: u8, a: &Loop) -> Result<Token, PositionError> {
+    let bad = |why: &str| {
+        PositionError::Race(format!(
+            "blind start '{}': {why}",
+            s.chars().take(20).collect::<String>()
+        ))
+    };
+    let m: crate::types::moves::Move = s.parse().map_err(|_| bad("not a start"))?;
+    let (tok, n) = match (m.len(), m.token(0)) {
+        (1, Some(t @ Token::Lift(n))) => (t, n),
+        (1, Some(t @ Token::Clockwise(n))) if v == Variant::Acholi => (t, n),
+        _ => return Err(bad("not an opening start of this code")),
+    };
+    if m.uses_letters() && w != 8 {
+        return Err(bad("letters name holes only on 8-wide boards"));
+    }
+    if n > 2 * w {
+        return Err(bad("no such hole"));
+    }
+    let h = geometry::pos_of_number(n, w);
+    let ok = match tok {
+        Token::Clockwise(_) => h == geometry::K_POS,
+        _ if v == Variant::Lango => n <= 2,
+        _ => !geometry::is_front(h, w),
+    };
+    if !ok {
+        return Err(bad("not an opening start of this code"));
+    }
+    if a.get(h) < 2 {
+        return Err(bad("the hole holds fewer than 2 counters"));
+    }
+    Ok(tok)
+}
+
+/// The race fields of phase `r`: `<tick>.<stage> <racer A> <racer B>`.
+fn parse_race(f: &[&str], v: Variant, w: u8, side: Side) -> Result<Race, PositionError> {
+    let err = |s: String| PositionError::Race(s);
+    let (tick, stage) = f[0]
+        .split_once('.')
+        .and_then(|(t, s)| Some((t.parse::<u32>().ok()?, s.parse::<u8>().ok()?)))
+        .filter(|&(t, s)| t >= 1 && (s == 1 || s == 2))
+        .ok_or_else(|| {
+            err(format!(
+                "bad tick '{}' (expected <tick>.<1 or 2>)",
+                f[0].chars().take(20).collect::<String>()
+            ))
+        })?;
+    let mut racers = [race::Racer::default(); 2];
+    for (i, r) in racers.iter_mut().enumerate() {
+        *r = race::parse_racer(f[1 + i], v, w, race::MAX_LAPS)
+            .map_err(|e| err(format!("racer {}: {e}", if i == 0 { 'A' } else { 'B' })))?;
+    }
+    let me = &racers[side.index()];
+    if !matches!(me.state, RacerState::Deciding(_)) {
+        return Err(err(format!("{side}, to move, is not at a decision")));
+    }
+    if matches!(racers[1 - side.index()].state, RacerState::Deciding(_)) {
+        return Err(err("only the side to move can be at a decision".into()));
+    }
+    if Race::turn(tick, stage - 1) != side.index() {
+        return Err(err(format!("{side} does not drop at tick {tick}.{stage}")));
+    }
+    Ok(Race {
+        racers,
+        tick,
+        stage,
+        blind: None,
+    })
+}
+
 impl FromStr for Position {
     type Err = PositionError;
 
@@ -156,8 +235,10 @@ impl FromStr for Position {
         };
         let mut loops = [Loop::default(); 2];
         if variant.is_choro() {
-            if f.len() != 4 && f.len() != 5 {
-                return Err(PositionError::Fields(5, f.len()));
+            let racing = f.get(3) == Some(&"r");
+            let fields = if racing { [7, 8] } else { [4, 5] };
+            if !fields.contains(&f.len()) {
+                return Err(PositionError::Fields(fields[1], f.len()));
             }
             let rows = parse_rows(f[1], 4, width as usize)?;
             let total: u32 = rows.iter().flatten().map(|&c| c as u32).sum();
@@ -172,13 +253,43 @@ impl FromStr for Position {
                 }
             }
             let side = parse_side(f[2])?;
+            let mut race = Race::default();
             let phase = match f[3] {
                 "o2" => Phase::Opening2,
                 "o1" => Phase::Opening1,
                 "m" => Phase::Main,
-                t => return Err(PositionError::Phase(t.chars().take(20).collect())),
+                "s2" => Phase::Blind2,
+                "rx" => Phase::RaceOver,
+                "r" => {
+                    race = parse_race(&f[4..7], variant, width, side)?;
+                    let hands: u32 = race.racers.iter().map(|r| r.hand as u32).sum();
+                    if total + hands > 8 * width as u32 {
+                        return Err(PositionError::TooMany(total + hands, 8 * width as u32));
+                    }
+                    Phase::Race
+                }
+                t => match t.strip_prefix("s1:") {
+                    Some(start) => {
+                        race.blind = Some(parse_blind(start, variant, width, &loops[0])?);
+                        Phase::Blind1
+                    }
+                    None => return Err(PositionError::Phase(t.chars().take(20).collect())),
+                },
             };
-            Ok(Position::assemble(
+            let wants = match phase {
+                Phase::Blind2 => Some(Side::A),
+                Phase::Blind1 => Some(Side::B),
+                _ => None,
+            };
+            if wants.is_some_and(|w| w != side) {
+                return Err(PositionError::Race(format!(
+                    "phase {} is {}'s choice, not {}'s",
+                    phase.token(),
+                    wants.unwrap_or(side),
+                    side
+                )));
+            }
+            let mut p = Position::assemble(
                 variant,
                 width,
                 loops,
@@ -186,8 +297,11 @@ impl FromStr for Position {
                 phase,
                 [0, 0],
                 [AdjHistory::default(); 2],
-                ply(4)?,
-            ))
+                ply(if racing { 7 } else { 4 })?,
+            );
+            p.race = race;
+            p.rehash();
+            Ok(p)
         } else {
             if f.len() != 5 && f.len() != 6 {
                 return Err(PositionError::Fields(6, f.len()));
@@ -243,13 +357,27 @@ impl fmt::Display for Position {
                     f.write_str("/")?;
                 }
             }
-            write!(
-                f,
-                " {} {} {}",
-                self.side.letter(),
-                self.phase.token(),
-                self.ply
-            )
+            write!(f, " {} {}", self.side.letter(), self.phase.token())?;
+            match (self.phase, self.race.blind) {
+                (Phase::Blind1, Some(t)) => {
+                    let mut m = crate::types::moves::Move::empty(self.width == 8);
+                    m.push(t);
+                    write!(f, ":{m}")?;
+                }
+                (Phase::Race, _) => {
+                    let r = &self.race;
+                    write!(
+                        f,
+                        " {}.{} {} {}",
+                        r.tick,
+                        r.stage,
+                        RacerText(&r.racers[0], self.width),
+                        RacerText(&r.racers[1], self.width)
+                    )?;
+                }
+                _ => {}
+            }
+            write!(f, " {}", self.ply)
         } else {
             f.write_str("adjiboto ")?;
             row(f, 1, 5)?;

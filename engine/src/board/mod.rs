@@ -3,6 +3,7 @@
 
 mod fen;
 mod position;
+pub mod race;
 pub(crate) mod zobrist;
 
 pub use fen::{PositionError, MAX_PLY};

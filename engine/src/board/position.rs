@@ -1,10 +1,11 @@
 //! `Position`: a small `Copy` struct, counts packed per loop, with occupancy
 //! masks and an incrementally maintained hash.
 
+use super::race::Race;
 use super::zobrist;
 use crate::types::geometry;
 use crate::types::packed::Loop;
-use crate::types::{Phase, Side, Variant};
+use crate::types::{Opening, Phase, Side, Variant};
 
 /// Adjiboto opening history of one player: the holes (1..=5) of his first
 /// five moves in order. Packed as a count in bits 0..3 and 3 bits per hole.
@@ -50,13 +51,45 @@ pub struct Position {
     pub(crate) width: u8,
     pub(crate) side: Side,
     pub(crate) phase: Phase,
+    /// The simultaneous opening's state (phases `s1` and `r`); zero otherwise.
+    pub(crate) race: Race,
 }
 
-const _: () = assert!(std::mem::size_of::<Position>() <= 128);
+const _: () = assert!(std::mem::size_of::<Position>() <= 144);
 
 impl Position {
     /// The start position of `variant` on a board `width` wide (ignored for
-    /// Adjiboto). Errors if the width is not allowed for the code.
+    /// Adjiboto) with the given opening (ignored for Adjiboto): phase `s2`
+    /// for the simultaneous opening, `o2` for the sequential one.
+    pub fn start(
+        variant: Variant,
+        width: u8,
+        opening: Opening,
+    ) -> Result<Position, super::PositionError> {
+        let p = Position::startpos(variant, width)?;
+        Ok(match opening {
+            Opening::Simultaneous if variant.is_choro() => p.with_phase(Phase::Blind2),
+            _ => p,
+        })
+    }
+
+    /// The same board, side and ply in another phase (no race state).
+    pub(crate) fn with_phase(mut self, phase: Phase) -> Position {
+        self.phase = phase;
+        self.race = Race::default();
+        self.rehash();
+        self
+    }
+
+    /// Recompute the hash from scratch.
+    pub(crate) fn rehash(&mut self) {
+        self.hash = self.board_hash().wrapping_add(self.meta_hash());
+    }
+
+    /// The start position of `variant` with the *sequential* opening (phase
+    /// `o2`), the one the perft files and most tests use; see
+    /// [`start`](Self::start) for the simultaneous one, the rules' default.
+    /// Errors if the width is not allowed for the code.
     pub fn startpos(variant: Variant, width: u8) -> Result<Position, super::PositionError> {
         let width = if variant == Variant::Adjiboto {
             5
@@ -118,6 +151,7 @@ impl Position {
             width,
             side,
             phase,
+            race: Race::default(),
         };
         p.hash = p.board_hash().wrapping_add(p.meta_hash());
         p.refresh_masks();
@@ -148,14 +182,25 @@ impl Position {
 
     #[inline]
     pub(crate) fn meta_hash(&self) -> u64 {
-        zobrist::meta(
+        let m = zobrist::meta(
             self.variant,
             self.width,
             self.side,
             self.phase,
             self.stores,
             [self.hist[0].0, self.hist[1].0],
-        )
+        );
+        if self.phase.is_simultaneous() {
+            m.wrapping_add(self.race.key())
+        } else {
+            m
+        }
+    }
+
+    /// The simultaneous opening's state: A's blind start in phase `s1`, the
+    /// racers in phase `r`; `None` in other phases.
+    pub fn race(&self) -> Option<&Race> {
+        matches!(self.phase, Phase::Blind1 | Phase::Race).then_some(&self.race)
     }
 
     pub fn variant(&self) -> Variant {

@@ -6,6 +6,7 @@ mod adjiboto;
 mod choro;
 mod lango;
 mod outcome;
+mod race;
 pub use outcome::DEFAULT_DRAW_PLIES;
 pub(crate) mod sower;
 
@@ -124,7 +125,9 @@ impl Position {
     where
         F: FnMut(&Move, &Position, MoveInfo) -> bool,
     {
-        if self.variant.is_choro() {
+        if self.phase.is_simultaneous() {
+            race::generate(self, budget, sink)
+        } else if self.variant.is_choro() {
             choro::ChoroGen::new(self, budget, sink).run_all()
         } else {
             adjiboto::generate(self, sink)
@@ -141,7 +144,9 @@ impl Position {
 
     /// Whether the side to move has a legal move.
     pub fn has_legal_move(&self) -> bool {
-        if self.variant.is_choro() {
+        if self.phase.is_simultaneous() {
+            // A racer's decision needs no hole of his own; generate.
+        } else if self.variant.is_choro() {
             // A liftable hole or a Lango start capture is needed; only then
             // can every path still turn out never-ending.
             if self.movable[self.side.index()] == 0
@@ -215,7 +220,7 @@ impl Position {
     /// are one lap and give `None`). For tests, `d`-style explanations and
     /// debugging; allocates.
     pub fn trace(&self, m: &Move) -> Option<Vec<LapRecord>> {
-        if !self.variant.is_choro() {
+        if !self.variant.is_choro() || self.phase.is_simultaneous() {
             return None;
         }
         choro::ChoroGen::new(self, LAP_BUDGET, |_, _, _| true).trace_of(m)
@@ -224,7 +229,7 @@ impl Position {
     /// Every never-ending path of the position: the start and decisions it
     /// had taken when it was cut, why, and the laps sown by then. Allocates.
     pub fn never_ending_paths(&self) -> Vec<(Move, Cut, u32)> {
-        if !self.variant.is_choro() {
+        if !self.variant.is_choro() || self.phase.is_simultaneous() {
             return Vec::new();
         }
         choro::ChoroGen::new(self, LAP_BUDGET, |_, _, _| true).cuts_of()

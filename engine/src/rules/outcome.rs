@@ -15,6 +15,8 @@ pub enum DrawReason {
     Repetition,
     /// The game reached the ply cap.
     PlyCap,
+    /// Simultaneous opening: a racer's opening move passed the lap budget.
+    EndlessRace,
 }
 
 /// A finished game's result.
@@ -38,6 +40,11 @@ impl fmt::Display for Outcome {
             }
             Outcome::Draw(DrawReason::Repetition) => write!(f, "draw by threefold repetition"),
             Outcome::Draw(DrawReason::PlyCap) => write!(f, "draw by the ply cap"),
+            Outcome::Draw(DrawReason::EndlessRace) => write!(
+                f,
+                "draw: an opening move of the race passed {} laps",
+                super::LAP_BUDGET
+            ),
         }
     }
 }
@@ -55,6 +62,9 @@ impl Position {
     /// The result when the side to move has no legal move (RULINGS 9, 10).
     fn stalemate_outcome(&self) -> Outcome {
         let s = self.side;
+        if self.phase == crate::Phase::RaceOver {
+            return Outcome::Draw(DrawReason::EndlessRace);
+        }
         if !self.variant.is_choro() && self.stores[s.index()] >= 50 {
             return Outcome::Draw(DrawReason::Store);
         }

@@ -137,6 +137,16 @@ pub enum Phase {
     Opening1,
     /// The main phase.
     Main,
+    /// Simultaneous opening: A chooses his opening start blind.
+    Blind2,
+    /// Simultaneous opening: B chooses his opening start blind (A's choice
+    /// is held in the position, and B's engine does not look at it).
+    Blind1,
+    /// Simultaneous opening: the two opening moves run in lockstep, paused
+    /// at a decision of the side to move.
+    Race,
+    /// Simultaneous opening: a racer passed the lap budget; the game is drawn.
+    RaceOver,
 }
 
 impl Phase {
@@ -145,18 +155,78 @@ impl Phase {
             Phase::Opening2 => "o2",
             Phase::Opening1 => "o1",
             Phase::Main => "m",
+            Phase::Blind2 => "s2",
+            Phase::Blind1 => "s1",
+            Phase::Race => "r",
+            Phase::RaceOver => "rx",
         }
     }
+    /// The sequential opening (`o2`, `o1`).
     #[inline]
     pub fn is_opening(self) -> bool {
-        self != Phase::Main
+        matches!(self, Phase::Opening2 | Phase::Opening1)
     }
-    /// The phase after a move made in this phase.
+    /// The simultaneous opening, from the blind choices to a drawn race.
+    #[inline]
+    pub fn is_simultaneous(self) -> bool {
+        matches!(
+            self,
+            Phase::Blind2 | Phase::Blind1 | Phase::Race | Phase::RaceOver
+        )
+    }
+    /// A blind choice of an opening start (`s2`, `s1`).
+    #[inline]
+    pub fn is_blind(self) -> bool {
+        matches!(self, Phase::Blind2 | Phase::Blind1)
+    }
+    /// The phase after a move made in this phase (sequential opening and
+    /// main phase; a race move's phase depends on how the race goes on).
     #[inline]
     pub fn next(self) -> Phase {
         match self {
             Phase::Opening2 => Phase::Opening1,
-            Phase::Opening1 | Phase::Main => Phase::Main,
+            Phase::Blind2 => Phase::Blind1,
+            _ => Phase::Main,
+        }
+    }
+}
+
+/// How a Choro game opens (RULINGS 8): the `Opening` option.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Opening {
+    /// A plays his whole opening move, then B (phases `o2`, `o1`).
+    Sequential,
+    /// Both choose blind, then both opening moves run in lockstep (the
+    /// source's reading; the default).
+    #[default]
+    Simultaneous,
+}
+
+impl Opening {
+    pub fn name(self) -> &'static str {
+        match self {
+            Opening::Sequential => "sequential",
+            Opening::Simultaneous => "simultaneous",
+        }
+    }
+}
+
+impl fmt::Display for Opening {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Opening {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "sequential" => Ok(Opening::Sequential),
+            "simultaneous" => Ok(Opening::Simultaneous),
+            _ => Err(format!(
+                "unknown opening '{}' (expected sequential or simultaneous)",
+                s.chars().take(20).collect::<String>()
+            )),
         }
     }
 }

@@ -1,7 +1,8 @@
 //! `Move`: the whole decision path of one turn, packed in a fixed array.
 //!
-//! Notation (RULES.md, "Notation"): `move = start choice*`,
+//! Notation (RULES.md, "Notation"): `move = start choice* | choice`,
 //! `start = hole | "~" hole | "x" hole`, `choice = "+" | "-" | "=" start`.
+//! A lone choice is a racer's decision in the simultaneous opening.
 //! Holes are Driberg numbers (1 = a): letters `a`..`p` on 8-wide boards,
 //! decimal numbers on every width; Adjiboto uses 1..5 from the mover's left.
 
@@ -253,7 +254,8 @@ impl FromStr for Move {
         let mut m = Move::empty(false);
         let (mut saw_letter, mut saw_digit) = (false, false);
         let mut i = 0;
-        let mut want_start = true;
+        // A race decision is a choice alone (`+`, `-`, `=start`).
+        let mut want_start = !matches!(b[0], b'+' | b'-' | b'=');
         let push = |m: &mut Move, t: Token| {
             if m.push(t) {
                 Ok(())
@@ -361,7 +363,10 @@ mod tests {
             Err(ParseMoveError::Unexpected(2, 'é'))
         );
         assert_eq!("m=3".parse::<Move>(), Err(ParseMoveError::MixedForms));
-        assert!("+".parse::<Move>().is_err());
+        assert_eq!("=".parse::<Move>(), Err(ParseMoveError::ExpectedStart(1)));
+        for race in ["+", "-", "=c", "=~k", "=12"] {
+            assert_eq!(race.parse::<Move>().unwrap().to_string(), race);
+        }
         let long = format!("m{}", "+".repeat(MAX_TOKENS));
         assert_eq!(long.parse::<Move>(), Err(ParseMoveError::TooLong));
     }
