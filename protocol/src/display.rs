@@ -101,6 +101,12 @@ fn phase(pos: &Position) -> String {
         ),
         Phase::Opening1 => format!("phase o1 (sequential opening: {s} opens second)"),
         Phase::Main => "phase m (main phase)".to_string(),
+        Phase::Blind2 => "phase s2 (simultaneous opening: A chooses his start blind)".to_string(),
+        Phase::Blind1 => "phase s1 (simultaneous opening: B chooses his start blind)".to_string(),
+        Phase::Race => format!("phase r (simultaneous opening: the race, {s} to decide)"),
+        Phase::RaceOver => {
+            "phase rx (simultaneous opening: the race never ended; draw)".to_string()
+        }
     }
 }
 

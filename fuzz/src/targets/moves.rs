@@ -110,9 +110,11 @@ fn check_accepted(s: &str, m: &Move, canonical: &str) -> Result<(), String> {
         return Err(format!("'{s}': {} tokens", m.len()));
     }
     let toks: Vec<Token> = m.tokens().collect();
+    // A race decision opens with a choice and no start.
+    let decision = !toks[0].is_start();
     for (i, t) in toks.iter().enumerate() {
         let after_leave = i > 0 && toks[i - 1] == Token::Leave;
-        if t.is_start() != (i == 0 || after_leave) {
+        if t.is_start() != ((i == 0 && !decision) || after_leave) {
             return Err(format!("'{s}': token {i} {t:?} out of place"));
         }
     }
@@ -138,7 +140,8 @@ fn check_rejected(s: &str, e: &ParseMoveError) -> Result<(), String> {
     Ok(())
 }
 
-/// The grammar `move = start choice*`, `start = ["~" | "x"] hole`,
+/// The grammar `move = start choice* | choice+` (the second a race
+/// decision; only a single choice is ever legal), `start = ["~" | "x"] hole`,
 /// `choice = "+" | "-" | "=" start`, read segment by segment between `=`
 /// signs; a hole is a decimal number 1..32 or one letter. Returns the
 /// canonical spelling (lower case, no leading zeros) when accepted.
@@ -155,6 +158,12 @@ pub fn reference(s: &str) -> Option<String> {
             tokens += 1;
         }
         let b = seg.as_bytes();
+        // A race decision: the move opens with choices, no start.
+        if k == 0 && b.iter().all(|&c| c == b'+' || c == b'-') {
+            out.push_str(seg);
+            tokens += seg.len();
+            continue;
+        }
         let mut i = 0;
         if matches!(b.first(), Some(b'~' | b'x' | b'X')) {
             out.push(b[0].to_ascii_lowercase() as char);

@@ -74,6 +74,8 @@ pub enum Reason {
     Repetition,
     /// The ply cap (`DrawPlies`): draw.
     PlyCap,
+    /// Simultaneous opening: a racer's opening move passed the lap budget: draw.
+    EndlessRace,
     /// The engine's `bestmove` came after its time and the margin.
     TimeForfeit,
     /// No `bestmove` (or `readyok`, or handshake) in time, and no answer to
@@ -88,11 +90,12 @@ pub enum Reason {
 }
 
 impl Reason {
-    pub const ALL: [Reason; 9] = [
+    pub const ALL: [Reason; 10] = [
         Reason::NoLegalMove,
         Reason::Store,
         Reason::Repetition,
         Reason::PlyCap,
+        Reason::EndlessRace,
         Reason::TimeForfeit,
         Reason::Hang,
         Reason::Crash,
@@ -106,6 +109,7 @@ impl Reason {
             Reason::Store => "store",
             Reason::Repetition => "repetition",
             Reason::PlyCap => "ply-cap",
+            Reason::EndlessRace => "endless-race",
             Reason::TimeForfeit => "time-forfeit",
             Reason::Hang => "hang",
             Reason::Crash => "crash",
@@ -122,7 +126,11 @@ impl Reason {
     pub fn is_failure(self) -> bool {
         !matches!(
             self,
-            Reason::NoLegalMove | Reason::Store | Reason::Repetition | Reason::PlyCap
+            Reason::NoLegalMove
+                | Reason::Store
+                | Reason::Repetition
+                | Reason::PlyCap
+                | Reason::EndlessRace
         )
     }
 
@@ -132,6 +140,7 @@ impl Reason {
             Outcome::Draw(DrawReason::Store) => Reason::Store,
             Outcome::Draw(DrawReason::Repetition) => Reason::Repetition,
             Outcome::Draw(DrawReason::PlyCap) => Reason::PlyCap,
+            Outcome::Draw(DrawReason::EndlessRace) => Reason::EndlessRace,
         }
     }
 }
