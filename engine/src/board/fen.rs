@@ -163,8 +163,17 @@ fn parse_blind(s: &str, v: Variant, w: u8, a: &Loop) -> Result<Token, PositionEr
     Ok(tok)
 }
 
-/// The race fields of phase `r`: `<tick>.<stage> <racer A> <racer B>`.
-fn parse_race(f: &[&str], v: Variant, w: u8, side: Side) -> Result<Race, PositionError> {
+/// The race fields of phases `r` and `rx` (`over`): `<tick>.<stage> <racer
+/// A> <racer B>`. At `r` the side to move is the racer at a decision; at
+/// `rx` a racer has begun one lap more than the budget allows, or the race
+/// was found to cycle.
+fn parse_race(
+    f: &[&str],
+    v: Variant,
+    w: u8,
+    side: Side,
+    over: bool,
+) -> Result<Race, PositionError> {
     let err = |s: String| PositionError::Race(s);
     let (tick, stage) = f[0]
         .split_once('.')
@@ -178,8 +187,19 @@ fn parse_race(f: &[&str], v: Variant, w: u8, side: Side) -> Result<Race, Positio
         })?;
     let mut racers = [race::Racer::default(); 2];
     for (i, r) in racers.iter_mut().enumerate() {
-        *r = race::parse_racer(f[1 + i], v, w, race::MAX_LAPS)
+        *r = race::parse_racer(f[1 + i], v, w, race::MAX_LAPS + over as u32)
             .map_err(|e| err(format!("racer {}: {e}", if i == 0 { 'A' } else { 'B' })))?;
+    }
+    if over {
+        if racers.iter().all(|r| r.is_done()) {
+            return Err(err("a drawn race has a racer still sowing".into()));
+        }
+        return Ok(Race {
+            racers,
+            tick,
+            stage,
+            blind: None,
+        });
     }
     let me = &racers[side.index()];
     if !matches!(me.state, RacerState::Deciding(_)) {
@@ -235,7 +255,7 @@ impl FromStr for Position {
         };
         let mut loops = [Loop::default(); 2];
         if variant.is_choro() {
-            let racing = f.get(3) == Some(&"r");
+            let racing = matches!(f.get(3), Some(&"r") | Some(&"rx"));
             let fields = if racing { [7, 8] } else { [4, 5] };
             if !fields.contains(&f.len()) {
                 return Err(PositionError::Fields(fields[1], f.len()));
@@ -259,14 +279,18 @@ impl FromStr for Position {
                 "o1" => Phase::Opening1,
                 "m" => Phase::Main,
                 "s2" => Phase::Blind2,
-                "rx" => Phase::RaceOver,
-                "r" => {
-                    race = parse_race(&f[4..7], variant, width, side)?;
+                t @ ("r" | "rx") => {
+                    let over = t == "rx";
+                    race = parse_race(&f[4..7], variant, width, side, over)?;
                     let hands: u32 = race.racers.iter().map(|r| r.hand as u32).sum();
                     if total + hands > 8 * width as u32 {
                         return Err(PositionError::TooMany(total + hands, 8 * width as u32));
                     }
-                    Phase::Race
+                    if over {
+                        Phase::RaceOver
+                    } else {
+                        Phase::Race
+                    }
                 }
                 t => match t.strip_prefix("s1:") {
                     Some(start) => {
@@ -364,7 +388,7 @@ impl fmt::Display for Position {
                     m.push(t);
                     write!(f, ":{m}")?;
                 }
-                (Phase::Race, _) => {
+                (Phase::Race | Phase::RaceOver, _) => {
                     let r = &self.race;
                     write!(
                         f,

@@ -198,9 +198,19 @@ impl Position {
     }
 
     /// The simultaneous opening's state: A's blind start in phase `s1`, the
-    /// racers in phase `r`; `None` in other phases.
+    /// racers in phases `r` and `rx`; `None` in other phases.
     pub fn race(&self) -> Option<&Race> {
-        matches!(self.phase, Phase::Blind1 | Phase::Race).then_some(&self.race)
+        matches!(self.phase, Phase::Blind1 | Phase::Race | Phase::RaceOver).then_some(&self.race)
+    }
+
+    /// Counters in `side`'s hand: a racer's lifted or captured counters.
+    #[inline]
+    pub fn hand(&self, side: Side) -> u32 {
+        if matches!(self.phase, Phase::Race | Phase::RaceOver) {
+            self.race.racers[side.index()].hand as u32
+        } else {
+            0
+        }
     }
 
     pub fn variant(&self) -> Variant {
@@ -274,20 +284,23 @@ impl Position {
         }
     }
 
-    /// Counters on `side`'s holes (not counting the store).
+    /// Counters on `side`'s holes (not counting the store), and in a race
+    /// those in his hand, which he will sow into his own holes.
     pub fn material(&self, side: Side) -> u32 {
         if self.variant.is_choro() {
-            self.loops[side.index()].total()
+            self.loops[side.index()].total() + self.hand(side)
         } else {
             let r = 5 * side.index() as u8;
             (r..r + 5).map(|h| self.loops[0].get(h) as u32).sum()
         }
     }
 
-    /// Counters on the board and in the stores together.
+    /// Counters on the board, in the stores and in racers' hands together.
     pub fn total_counters(&self) -> u32 {
         self.loops[0].total()
             + self.loops[1].total()
+            + self.hand(Side::A)
+            + self.hand(Side::B)
             + self.stores[0] as u32
             + self.stores[1] as u32
     }

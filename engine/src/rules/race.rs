@@ -425,7 +425,7 @@ impl Sim {
         let (side, phase, race) = match stop {
             Stop::Decision(s) => (s, Phase::Race, self.race),
             Stop::Over(first) => (first, Phase::Main, Race::default()),
-            Stop::Drawn => (parent.side, Phase::RaceOver, Race::default()),
+            Stop::Drawn => (parent.side, Phase::RaceOver, self.race),
         };
         let mut p = Position::assemble(
             self.variant,

@@ -37,6 +37,10 @@ pub fn to_score(v: i32) -> Score {
 /// path is never-ending is found out only when its moves are generated.
 #[inline]
 pub fn no_move_cheap(pos: &Position) -> bool {
+    if pos.phase().is_simultaneous() {
+        // A racer's decision needs no hole of his own; a drawn race has no move.
+        return pos.phase() == Phase::RaceOver;
+    }
     let s = pos.side_to_move();
     if pos.movable_mask(s) != 0 {
         return false;
@@ -57,10 +61,12 @@ pub fn no_move_cheap(pos: &Position) -> bool {
 }
 
 /// Score of a position whose side to move has no legal move, `ply` plies
-/// from the root: a loss, or Adjiboto's draw with 50 in the store.
+/// from the root: a loss, or a draw (Adjiboto with 50 in the store, a drawn race).
 #[inline]
 pub fn terminal_value(pos: &Position, ply: usize) -> i32 {
-    if !pos.variant().is_choro() && pos.stores()[pos.side_to_move().index()] >= 50 {
+    if pos.phase() == Phase::RaceOver
+        || !pos.variant().is_choro() && pos.stores()[pos.side_to_move().index()] >= 50
+    {
         DRAW
     } else {
         -(MATE - ply as i32)

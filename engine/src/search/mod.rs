@@ -9,6 +9,7 @@
 
 pub mod alphabeta;
 mod baseline;
+pub mod blind;
 pub mod common;
 pub mod matrix;
 pub mod mcts;
@@ -214,6 +215,8 @@ pub struct Searcher {
     eval: Eval,
     ab: AbOptions,
     mcts: MctsOptions,
+    /// Blind choices made so far: mixed into the draw of each (with `Seed`).
+    blind_count: u64,
 }
 
 impl Searcher {
@@ -230,6 +233,7 @@ impl Searcher {
             eval: Eval::default(),
             ab: AbOptions::default(),
             mcts: MctsOptions::default(),
+            blind_count: 0,
         }
     }
 
@@ -369,6 +373,14 @@ impl Searcher {
         info: &mut dyn FnMut(&Info),
         eval: &E,
     ) -> SearchResult {
+        if game.position().phase().is_blind()
+            && matches!(
+                self.config.algorithm,
+                Algorithm::AlphaBeta | Algorithm::Mcts
+            )
+        {
+            return self.search_blind(game, limits, control, info, eval);
+        }
         let start = limits.start.unwrap_or_else(Instant::now);
         let overhead = Duration::from_millis(self.config.move_overhead_ms);
         match self.config.algorithm {
