@@ -152,5 +152,63 @@ fn search_fixed(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, movegen, make_move, perft_fixed, search_fixed);
+/// The simultaneous opening: perft of each code's start (blind choices and
+/// the race, drop by drop) to the deepest line of at most 200,000 paths,
+/// and the blind choice solved as a matrix game with cells to depth 4.
+fn simultaneous(c: &mut Criterion) {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .expect("a pool");
+    let blocks =
+        parse_perft(include_str!("../../positions/perft/simultaneous.perft")).expect("perft file");
+    let mut g = c.benchmark_group("simultaneous");
+    g.sample_size(10);
+    for b in blocks
+        .iter()
+        .filter(|b| b.id.ends_with("-8-simultaneous-start"))
+    {
+        let &(d, paths, unique) = b
+            .lines
+            .iter()
+            .filter(|l| l.1 <= 200_000)
+            .max_by_key(|l| l.0)
+            .expect("a line");
+        g.throughput(Throughput::Elements(paths));
+        g.bench_function(format!("perft/{}-depth-{d}", b.id), |bn| {
+            bn.iter(|| {
+                let (n, _) = pool.install(|| perft::perft(black_box(&b.position), d));
+                assert_eq!((n.paths, n.unique), (paths, unique));
+            })
+        });
+    }
+    g.throughput(Throughput::Elements(1));
+    for b in blocks
+        .iter()
+        .filter(|b| b.id.ends_with("-8-simultaneous-start"))
+    {
+        g.bench_function(format!("blind/{}-depth-4", b.id), |bn| {
+            bn.iter(|| {
+                let mut s = Searcher::new(SearchConfig::default());
+                let limits = Limits {
+                    depth: Some(4),
+                    ..Limits::default()
+                };
+                let game = Game::new(black_box(b.position));
+                let r = s.search(&game, &limits, &SearchControl::default(), &mut |_| {});
+                assert!(b.position.play(&r.best.expect("a start")).is_ok());
+            })
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(
+    benches,
+    movegen,
+    make_move,
+    perft_fixed,
+    search_fixed,
+    simultaneous
+);
 criterion_main!(benches);
