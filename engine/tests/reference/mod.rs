@@ -17,6 +17,8 @@
 
 use std::collections::HashSet;
 
+pub mod race;
+
 /// Statistics of the paths that were cut (not legal moves).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct RefStats {
