@@ -1,6 +1,6 @@
 //! The perft files' shallow lines recomputed with the test-only reference
-//! sower: the counts in `positions/perft` do not rest on the fast generator
-//! alone.
+//! sower (and its race reference for the simultaneous opening): the counts
+//! in `positions/perft` do not rest on the fast generator alone.
 
 mod common;
 mod reference;
@@ -10,7 +10,13 @@ use std::collections::BTreeMap;
 
 /// Children of `fen` by the reference: resulting position -> number of moves.
 fn children(fen: &str) -> BTreeMap<String, u64> {
-    let (moves, _) = reference::reference_moves(fen, choro_engine::LAP_BUDGET).unwrap();
+    let pos: choro_engine::Position = fen.parse().unwrap();
+    let moves = if pos.phase().is_simultaneous() {
+        // The race reference: blind choices and racers' decisions.
+        reference::race::race_moves(fen, choro_engine::LAP_BUDGET).unwrap()
+    } else {
+        reference::reference_moves(fen, choro_engine::LAP_BUDGET).unwrap().0
+    };
     let mut m = BTreeMap::new();
     for (_, child) in moves {
         *m.entry(child).or_insert(0) += 1;
@@ -35,13 +41,8 @@ fn reference_perft(fen: &str, depth: u32) -> (u64, u64) {
 #[test]
 fn perft_files_agree_with_the_reference_sower() {
     let mut checked = 0;
+    let mut race_lines = 0;
     for c in read_all() {
-        let pos: choro_engine::Position = c.pos.parse().unwrap();
-        if pos.phase().is_simultaneous() {
-            // The race: engine/tests/race_differential.rs compares whole
-            // trees from the simultaneous starts with the race reference.
-            continue;
-        }
         for &(d, paths, unique) in &c.lines {
             if paths > 4_000 || d > 4 {
                 continue;
@@ -54,7 +55,9 @@ fn perft_files_agree_with_the_reference_sower() {
                 c.id
             );
             checked += 1;
+            race_lines += (c.file.contains("simultaneous")) as usize;
         }
     }
     assert!(checked >= 80, "{checked}");
+    assert!(race_lines >= 30, "{race_lines} lines of simultaneous.perft");
 }

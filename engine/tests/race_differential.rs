@@ -60,8 +60,6 @@ struct Counts {
     to_drawn: u64,
     /// Drawn races the engine caught as cycles before the lap budget.
     cycle_draws: u64,
-    /// Children whose position string the engine does not read back.
-    unparsable: u64,
 }
 
 fn racing(p: &Position) -> bool {
@@ -170,15 +168,9 @@ fn compare(p: &Position, budget: u32, n: &mut Counts) -> Vec<Position> {
         // The child parses back to itself.
         let s = c.to_string();
         match s.parse::<Position>() {
-            Ok(q) => assert_eq!(q.to_string(), s),
-            // Known, reported: a race drawn as a cycle is written at a tick
-            // boundary (`rx <tick>.0`), which the parser (and RULES.md
-            // 11.4: stage 1 or 2) does not accept. Counted, not failed.
-            Err(e) if rx_fields(&s).is_some_and(|f| f.1 == 0) => {
-                n.unparsable += 1;
-                if n.unparsable == 1 {
-                    eprintln!("child does not parse: {s}: {e}");
-                }
+            Ok(q) => {
+                assert_eq!(q.to_string(), s);
+                assert_eq!(q, *c, "{s}");
             }
             Err(e) => panic!("child of {fen} does not parse: {s}: {e}"),
         }

@@ -178,10 +178,10 @@ fn parse_race(
     let (tick, stage) = f[0]
         .split_once('.')
         .and_then(|(t, s)| Some((t.parse::<u32>().ok()?, s.parse::<u8>().ok()?)))
-        .filter(|&(t, s)| t >= 1 && (s == 1 || s == 2))
+        .filter(|&(t, s)| t >= 1 && (s == 1 || s == 2 || over && s == 0))
         .ok_or_else(|| {
             err(format!(
-                "bad tick '{}' (expected <tick>.<1 or 2>)",
+                "bad tick '{}' (expected <tick>.<stage>: stage 1 or 2, or 0 in a drawn race)",
                 f[0].chars().take(20).collect::<String>()
             ))
         })?;
