@@ -29,6 +29,13 @@ fn generating_and_playing_moves_does_not_allocate() {
     let starts: Vec<Position> = Variant::ALL
         .iter()
         .flat_map(|&v| v.widths().map(move |w| Position::startpos(v, w).unwrap()))
+        // The simultaneous opening: blind choices and the race.
+        .chain(
+            Variant::ALL
+                .iter()
+                .filter(|v| v.is_choro())
+                .map(|&v| Position::start(v, 8, choro_engine::Opening::Simultaneous).unwrap()),
+        )
         .collect();
     let mut rng = Rng(7);
     let mut generated = 0u64;

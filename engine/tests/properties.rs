@@ -3,7 +3,7 @@
 //! and move strings round-trip, and the side to move changes.
 
 mod common;
-use choro_engine::{Position, Side, Variant};
+use choro_engine::{Opening, Position, Side, Variant};
 use common::*;
 use proptest::prelude::*;
 
@@ -16,7 +16,12 @@ fn check_children(p: &Position) -> usize {
         let again: Position = c.to_string().parse().unwrap();
         assert_eq!(again, *c, "{p} {m}: position string does not round-trip");
         assert_eq!(again.hash(), c.hash(), "{p} {m}: incremental hash differs");
-        assert_eq!(c.side_to_move(), p.side_to_move().other());
+        if p.phase().is_simultaneous() && c.phase() != choro_engine::Phase::Blind1 {
+            // After a racer's decision (or B's blind choice) the race
+            // decides who is next: a racer, or the first to finish.
+        } else {
+            assert_eq!(c.side_to_move(), p.side_to_move().other());
+        }
         assert_eq!(c.ply(), p.ply() + 1);
         let text = m.to_string();
         assert_eq!(text.parse::<choro_engine::Move>().unwrap(), *m);
@@ -25,7 +30,13 @@ fn check_children(p: &Position) -> usize {
             *c,
             "{p} {m}: replay differs"
         );
-        assert!(info.laps >= 1 && info.laps <= 20_000);
+        if p.phase().is_simultaneous() {
+            // A's blind choice sows nothing; a race counts both racers'
+            // laps, each up to one past the budget (a drawn race).
+            assert!(info.laps <= 2 * 20_001);
+        } else {
+            assert!(info.laps >= 1 && info.laps <= 20_000);
+        }
         for s in [Side::A, Side::B] {
             let occ = (0..p.holes_per_side())
                 .filter(|&h| c.loop_count(s, h) > 0)
@@ -55,6 +66,24 @@ proptest! {
     fn moves_from_random_games_keep_every_invariant((v, w) in variant_and_width(), seed in any::<u64>(), plies in 0u32..40) {
         let mut rng = Rng(seed);
         let p = random_game_position(v, w, plies, &mut rng);
+        check_children(&p);
+    }
+
+    #[test]
+    fn moves_in_the_simultaneous_opening_keep_every_invariant(
+        (v, w) in variant_and_width().prop_filter("choro", |(v, _)| v.is_choro()),
+        seed in any::<u64>(),
+        plies in 0u32..8,
+    ) {
+        let mut rng = Rng(seed);
+        let mut p = Position::start(v, w, Opening::Simultaneous).unwrap();
+        for _ in 0..plies {
+            let kids = p.legal_moves();
+            if kids.is_empty() {
+                break;
+            }
+            p = kids[rng.below(kids.len() as u64) as usize].1;
+        }
         check_children(&p);
     }
 

@@ -15,7 +15,7 @@ use choro_engine::search::common::{no_move_cheap, terminal_value};
 use choro_engine::search::{
     to_score, AbOptions, Limits, SearchConfig, SearchControl, Searcher, INF,
 };
-use choro_engine::{Game, Move, Position, Variant};
+use choro_engine::{Game, Move, Opening, Phase, Position, Variant};
 
 /// Scores from the hash alone: 32 values 40 apart, so ties abound.
 struct HashEval;
@@ -221,6 +221,64 @@ fn check(v: Variant, count: usize, depths: std::ops::RangeInclusive<u32>, seed: 
     let mut positions = random_positions(v, count / 2, seed);
     assert!(positions.len() >= count / 4, "{v}: too few positions");
     positions.extend(sparse_positions(v, count / 2, seed));
+    let decided = check_positions(&positions, depths);
+    // The random positions must exercise the win/loss scores too.
+    assert!(decided > 0, "{v}: no decided position");
+}
+
+/// Positions inside the simultaneous opening's race (a racer to decide),
+/// reached by random blind choices and decisions from the start: their
+/// trees hold consecutive plies of one player (two decisions in a row, the
+/// last decision and the first main-phase move).
+fn race_positions(v: Variant, n: usize, seed: u64) -> Vec<Position> {
+    let mut rng = Rng(seed | 1);
+    let mut out = Vec::new();
+    let mut tries = 0;
+    while out.len() < n && tries < 200 * n {
+        tries += 1;
+        let mut p = Position::start(v, 8, Opening::Simultaneous).unwrap();
+        for _ in 0..2 + rng.below(4) {
+            let moves = p.legal_moves();
+            if moves.is_empty() || p.phase() == Phase::Main {
+                break;
+            }
+            p = moves[rng.below(moves.len())].1;
+        }
+        if p.phase() == Phase::Race && !out.contains(&p) {
+            out.push(p);
+        }
+    }
+    out
+}
+
+#[test]
+fn race_positions_keep_the_negamax_value() {
+    for (v, seed) in [(Variant::Lango, 31), (Variant::Acholi, 32)] {
+        let positions = race_positions(v, 12, seed);
+        assert!(
+            positions.len() >= 6,
+            "{v}: {} race positions",
+            positions.len()
+        );
+        let same_side = positions
+            .iter()
+            .filter(|p| {
+                p.legal_moves()
+                    .iter()
+                    .any(|(_, c)| c.side_to_move() == p.side_to_move())
+            })
+            .count();
+        assert!(
+            same_side > 0,
+            "{v}: no decision followed by the same player"
+        );
+        check_positions(&positions, 1..=3);
+    }
+}
+
+/// Every configuration against plain negamax on `positions`; returns how
+/// many root values were wins or losses.
+fn check_positions(positions: &[Position], depths: std::ops::RangeInclusive<u32>) -> usize {
     let control = SearchControl::default();
     let mut searchers: Vec<_> = configs()
         .into_iter()
@@ -235,7 +293,7 @@ fn check(v: Variant, count: usize, depths: std::ops::RangeInclusive<u32>, seed: 
         })
         .collect();
     let mut decided = 0;
-    for pos in &positions {
+    for pos in positions {
         let game = Game::new(*pos).with_draw_plies(u32::MAX);
         for depth in depths.clone() {
             let (value, best) = plain_root(pos, depth);
@@ -260,8 +318,7 @@ fn check(v: Variant, count: usize, depths: std::ops::RangeInclusive<u32>, seed: 
             }
         }
     }
-    // The random positions must exercise the win/loss scores too.
-    assert!(decided > 0, "{v}: no decided position");
+    decided
 }
 
 #[test]

@@ -3,7 +3,7 @@
 //! random play), move strings, and their parts.
 
 use crate::rng::Rng;
-use choro_engine::{Position, Variant};
+use choro_engine::{Opening, Position, Variant};
 
 /// A random width for `v`.
 pub fn width(rng: &mut Rng, v: Variant) -> u8 {
@@ -98,7 +98,13 @@ pub fn random_play(
     max_plies: usize,
 ) -> (Position, Position, Vec<String>) {
     let w = width(rng, v);
-    let start = Position::startpos(v, w).unwrap_or_else(|_| unreachable_start());
+    // Either opening: the simultaneous one's blind choices and races too.
+    let opening = if rng.chance(1, 2) {
+        Opening::Simultaneous
+    } else {
+        Opening::Sequential
+    };
+    let start = Position::start(v, w, opening).unwrap_or_else(|_| unreachable_start());
     let mut pos = start;
     let mut moves = Vec::new();
     let plies = rng.below(max_plies + 1);

@@ -248,7 +248,12 @@ fn reference_fields(s: &str, p: &Position) -> Result<(), String> {
             }
         }
     }
-    let ply_field = if p.variant().is_choro() { 4 } else { 5 };
+    let race = matches!(f.get(3), Some(&"r") | Some(&"rx"));
+    let ply_field = match (p.variant().is_choro(), race) {
+        (true, true) => 7,
+        (true, false) => 4,
+        _ => 5,
+    };
     let ply: u32 = f
         .get(ply_field)
         .map_or(Ok(0), |t| t.parse())
