@@ -15,7 +15,9 @@ fn children(fen: &str) -> BTreeMap<String, u64> {
         // The race reference: blind choices and racers' decisions.
         reference::race::race_moves(fen, choro_engine::LAP_BUDGET).unwrap()
     } else {
-        reference::reference_moves(fen, choro_engine::LAP_BUDGET).unwrap().0
+        reference::reference_moves(fen, choro_engine::LAP_BUDGET)
+            .unwrap()
+            .0
     };
     let mut m = BTreeMap::new();
     for (_, child) in moves {
