@@ -276,3 +276,63 @@ fn the_blind_choice_is_drawn_from_the_mixed_strategy() {
     }
     assert!(chosen.len() >= 2, "{chosen:?}");
 }
+
+/// Every algorithm answers a legal move at each step of the simultaneous
+/// opening (blind choices, race decisions) and none at a drawn race, whose
+/// score is a draw.
+#[test]
+fn every_algorithm_plays_through_the_opening() {
+    use choro_engine::search::{Algorithm, Score};
+    let acholi = Position::start(Variant::Acholi, 8, Opening::Simultaneous).unwrap();
+    let s1 = acholi.legal_moves()[0].1;
+    let race = s1
+        .legal_moves()
+        .into_iter()
+        .map(|(_, p)| p)
+        .find(|p| p.phase() == Phase::Race)
+        .expect("an Acholi race with a decision");
+    let drawn: Position =
+        "acholi:8 0,0,0,1,0,0,0,0/0,1,1,0,2,0,0,0/0,1,2,3,4,1,0,1/2,0,1,6,1,0,9,0 b rx 784.0 lap=ccw,hand=2,next=l,origin=j,front=1,laps=210 done 2"
+            .parse()
+            .unwrap();
+    for algorithm in Algorithm::ALL {
+        for p in [acholi, s1, race] {
+            let mut s = Searcher::new(SearchConfig {
+                algorithm,
+                hash_mb: 1,
+                ..SearchConfig::default()
+            });
+            let limits = Limits {
+                depth: Some(2),
+                nodes: Some(2_000),
+                ..Limits::default()
+            };
+            let r = s.search(
+                &Game::new(p),
+                &limits,
+                &SearchControl::default(),
+                &mut |_| {},
+            );
+            let m = r
+                .best
+                .unwrap_or_else(|| panic!("{algorithm:?}: no move at {p}"));
+            assert!(p.play(&m).is_ok(), "{algorithm:?}: {m} at {p}");
+        }
+        let mut s = Searcher::new(SearchConfig {
+            algorithm,
+            hash_mb: 1,
+            ..SearchConfig::default()
+        });
+        let r = s.search(
+            &Game::new(drawn),
+            &Limits::default(),
+            &SearchControl::default(),
+            &mut |_| {},
+        );
+        assert_eq!(
+            (r.best, r.score),
+            (None, Some(Score::Cp(0))),
+            "{algorithm:?}"
+        );
+    }
+}
