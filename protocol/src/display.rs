@@ -1,8 +1,10 @@
 //! `d`: the board diagram (Driberg's letters with counts), who moves, the
-//! phase and the position string (PROTOCOL.md, "`d`").
+//! phase, a race in progress, and the position string (PROTOCOL.md, "`d`").
 
 use choro_engine::types::geometry;
-use choro_engine::{Game, Phase, Position, Side};
+use choro_engine::{
+    Game, Move, Phase, Position, Race, RaceChoice, RaceLap, Racer, RacerState, Side, Token,
+};
 
 /// UGI's name of a player.
 pub fn player(side: Side) -> &'static str {
@@ -24,31 +26,151 @@ fn cell(label: &str, count: u8) -> String {
     format!("{:>7}", format!("{label}:{count}"))
 }
 
+/// A Choro hole as the diagram labels it: its Driberg letter on 8-wide
+/// boards (capital for A, small for B), else its number in the owner's
+/// own numbering. `p` is the owner's loop position.
+fn hole_label(side: Side, p: u8, w: u8) -> String {
+    let n = geometry::number_of_pos(p, w);
+    if w == 8 {
+        let c = (b'a' + n - 1) as char;
+        match side {
+            Side::A => c.to_ascii_uppercase(),
+            Side::B => c,
+        }
+        .to_string()
+    } else {
+        n.to_string()
+    }
+}
+
 fn choro_rows(pos: &Position) -> Vec<String> {
     let w = pos.width();
-    let letters = w == 8;
     let mut lines = vec![header(w)];
     for row in (0..4u8).rev() {
         let (owner, _) = geometry::hole_at(row, 0, w);
         let mut s = format!("{owner}{row}");
         for col in 0..w {
             let (side, p) = geometry::hole_at(row, col, w);
-            let n = geometry::number_of_pos(p, w);
-            let label = if letters {
-                let c = (b'a' + n - 1) as char;
-                match side {
-                    Side::A => c.to_ascii_uppercase(),
-                    Side::B => c,
-                }
-                .to_string()
-            } else {
-                n.to_string()
-            };
-            s.push_str(&cell(&label, pos.at(row, col)));
+            s.push_str(&cell(&hole_label(side, p, w), pos.at(row, col)));
         }
         lines.push(s);
     }
     lines
+}
+
+fn lap_text(l: RaceLap) -> &'static str {
+    match l {
+        RaceLap::Ccw => "ccw (counter-clockwise)",
+        RaceLap::LangoCw => "cw (clockwise from a turning-base hole)",
+        RaceLap::Attack => "attack (clockwise preliminary attack)",
+        RaceLap::MidCw => "midcw (clockwise relay lap)",
+    }
+}
+
+fn choice_text(c: RaceChoice) -> &'static str {
+    match c {
+        RaceChoice::Relay => "relay (+ sows the lifted counters clockwise, - sows on)",
+        RaceChoice::Again => "again (+ sows the increment clockwise again, - by the normal rule)",
+        RaceChoice::Attack => {
+            "attack (+ attacks again, - sows on as the move proper, =<start> leaves it and starts anew)"
+        }
+    }
+}
+
+/// One racer of a race in progress (or drawn): what he is doing, his hand,
+/// the hole of his next (or last) drop, his lap and lap count.
+fn racer_line(side: Side, r: &Racer, race: &Race, w: u8, over: bool) -> String {
+    let hole = |p: u8| hole_label(side, p, w);
+    let yes = |b: bool| if b { "yes" } else { "no" };
+    let what = match r.state {
+        RacerState::Done if over => return format!("racer {side}: done"),
+        RacerState::Done if race.first_finisher() == Some(side) => {
+            return format!("racer {side}: done, finished first (moves first in the main phase)");
+        }
+        RacerState::Done => return format!("racer {side}: done"),
+        RacerState::Sowing(l) => format!(
+            "sowing lap {}, hand {}, next drop {}",
+            lap_text(l),
+            r.hand,
+            hole(r.at)
+        ),
+        RacerState::Deciding(c) => format!(
+            "deciding {}, hand {}{}, last drop {}",
+            choice_text(c),
+            r.hand,
+            if c == RaceChoice::Again && r.single {
+                " (a single counter)"
+            } else {
+                ""
+            },
+            hole(r.at)
+        ),
+    };
+    format!(
+        "racer {side}: {what}, origin {}, front row reached {}, laps {}",
+        hole(r.origin),
+        yes(r.front),
+        r.laps
+    )
+}
+
+/// The simultaneous opening's lines: A's blind start at `s1` (shown to
+/// people; the search of B never reads it), the racers at `r` and `rx`.
+fn race_lines(pos: &Position) -> Vec<String> {
+    let Some(race) = pos.race() else {
+        return Vec::new();
+    };
+    let w = pos.width();
+    match pos.phase() {
+        Phase::Blind1 => {
+            let Some(t) = race.blind else {
+                return Vec::new();
+            };
+            let mut m = Move::empty(w == 8);
+            m.push(t);
+            let hole = match t {
+                Token::Lift(n) | Token::Clockwise(n) => {
+                    hole_label(Side::A, geometry::pos_of_number(n, w), w)
+                }
+                _ => "?".to_string(),
+            };
+            vec![format!(
+                "A's blind start {m} (his hole {hole}; shown to people, B's search never reads it)"
+            )]
+        }
+        Phase::Race | Phase::RaceOver => {
+            let s = pos.side_to_move();
+            let head = if pos.phase() == Phase::Race {
+                let mut choices: Vec<String> = pos
+                    .legal_moves()
+                    .iter()
+                    .map(|(m, _)| pos.restyle(*m).to_string())
+                    .collect();
+                choices.dedup();
+                format!(
+                    "race tick {}.{}: {s} ({}) to decide: {}",
+                    race.tick,
+                    race.stage,
+                    player(s),
+                    choices.join(" ")
+                )
+            } else {
+                format!(
+                    "race tick {}.{}: a racer passed {} laps or the race cycles; drawn",
+                    race.tick,
+                    race.stage,
+                    choro_engine::LAP_BUDGET
+                )
+            };
+            let over = pos.phase() == Phase::RaceOver;
+            vec![
+                head,
+                racer_line(Side::A, &race.racers[0], race, w, over),
+                racer_line(Side::B, &race.racers[1], race, w, over),
+            ]
+        }
+        _ => Vec::new(),
+    }
 }
 
 fn adjiboto_rows(pos: &Position) -> Vec<String> {
@@ -121,6 +243,9 @@ pub fn diagram(game: &Game) -> Vec<String> {
     let s = pos.side_to_move();
     lines.push(format!("side to move {s} ({})", player(s)));
     lines.push(phase(pos));
+    if pos.variant().is_choro() {
+        lines.extend(race_lines(pos));
+    }
     lines.push(format!("ply {}", pos.ply()));
     lines.push(format!(
         "material A {} B {}",
@@ -164,6 +289,56 @@ mod tests {
         );
         assert_eq!(d[5], "side to move A (p1)");
         assert!(d.last().unwrap().starts_with("position didinga:8 2,2"));
+    }
+
+    fn play(v: Variant, moves: &str) -> Game {
+        let mut g = Game::new(Position::start(v, 8, choro_engine::Opening::Simultaneous).unwrap());
+        for m in moves.split_whitespace() {
+            g.play_str(m).unwrap();
+        }
+        g
+    }
+
+    #[test]
+    fn simultaneous_opening_shows_the_blind_start_and_the_race() {
+        let d = diagram(&play(Variant::Lango, ""));
+        assert_eq!(
+            d[6],
+            "phase s2 (simultaneous opening: A chooses his start blind)"
+        );
+        assert_eq!(d[7], "ply 0");
+        let d = diagram(&play(Variant::Acholi, "~k"));
+        assert_eq!(d[5], "side to move B (p2)");
+        assert_eq!(
+            d[7],
+            "A's blind start ~k (his hole K; shown to people, B's search never reads it)"
+        );
+        assert!(d.last().unwrap().ends_with(" b s1:~k 1"));
+        // Lango, both start from b: A is at a relay decision, B sows on.
+        let d = diagram(&play(Variant::Lango, "b b"));
+        assert_eq!(d[5], "side to move A (p1)");
+        assert_eq!(
+            &d[6..10],
+            [
+                "phase r (simultaneous opening: the race, A to decide)",
+                "race tick 11.1: A (p1) to decide: + -",
+                "racer A: deciding relay (+ sows the lifted counters clockwise, - sows on), \
+                 hand 3, last drop K, origin K, front row reached yes, laps 3",
+                "racer B: sowing lap ccw (counter-clockwise), hand 1, next drop k, origin g, \
+                 front row reached yes, laps 3",
+            ]
+        );
+        // Three decisions later B is done and A decides twice in a row.
+        let d = diagram(&play(Variant::Lango, "b b - + +"));
+        assert_eq!(d[7], "race tick 31.1: A (p1) to decide: + -");
+        assert!(d[8].starts_with("racer A: deciding again (+ sows the increment"));
+        assert_eq!(
+            d[9],
+            "racer B: done, finished first (moves first in the main phase)"
+        );
+        let d = diagram(&play(Variant::Lango, "b b - + + -"));
+        assert_eq!(d[6], "phase m (main phase)");
+        assert_eq!(d[7], "ply 6");
     }
 
     #[test]

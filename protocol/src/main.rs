@@ -5,7 +5,7 @@
 
 use choro::perft::{self, PerftRequest};
 use choro::{bench, Server};
-use choro_engine::{Position, Variant};
+use choro_engine::{Opening, Position, Variant};
 use clap::{Parser, Subcommand};
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -53,6 +53,13 @@ struct BenchCli {
     /// One JSON object per position, then a summary object.
     #[arg(long)]
     json: bool,
+    /// Opening mode of start positions, as for every tool. The bench builds
+    /// none: each bench position is an explicit position string (its start
+    /// positions are written in phase o2), so both values search the same
+    /// positions and give the same signature.
+    #[arg(long, default_value = "simultaneous", value_parser = ["sequential", "simultaneous"])]
+    #[allow(dead_code)]
+    opening: String,
 }
 
 #[derive(clap::Args)]
@@ -66,8 +73,13 @@ struct PerftArgs {
     /// Board width (Didinga only: 8..16).
     #[arg(long, value_parser = clap::value_parser!(u8).range(8..=16))]
     columns: Option<u8>,
+    /// Opening mode of the start position (Choro codes): simultaneous
+    /// (phase s2, two blind plies, then a ply per race decision) or
+    /// sequential (phase o2).
+    #[arg(long, default_value = "simultaneous", value_parser = ["sequential", "simultaneous"])]
+    opening: String,
     /// Start from this position string instead.
-    #[arg(long, conflicts_with_all = ["variant", "columns"])]
+    #[arg(long, conflicts_with_all = ["variant", "columns", "opening"])]
     pos: Option<String>,
     /// First the counts below each root move.
     #[arg(long)]
@@ -83,7 +95,8 @@ fn perft_command(a: &PerftArgs) -> Result<(), String> {
         None => {
             let v: Variant = a.variant.parse().map_err(|e| format!("--variant: {e}"))?;
             let w = a.columns.unwrap_or(v.default_width());
-            Position::startpos(v, w).map_err(|e| format!("--columns: {e}"))?
+            let o: Opening = a.opening.parse().map_err(|e| format!("--opening: {e}"))?;
+            Position::start(v, w, o).map_err(|e| format!("--columns: {e}"))?
         }
     };
     let stdout = io::stdout();

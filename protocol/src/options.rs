@@ -5,22 +5,8 @@
 use crate::clip;
 use choro_engine::rules::DEFAULT_DRAW_PLIES;
 use choro_engine::search::{Algorithm, SearchConfig};
-use choro_engine::Variant;
+use choro_engine::{Opening, Position, PositionError, Variant};
 use std::fmt;
-
-/// The opening mode (RULINGS 8). The simultaneous mode is a later issue.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Opening {
-    Sequential,
-}
-
-impl Opening {
-    pub fn name(self) -> &'static str {
-        match self {
-            Opening::Sequential => "sequential",
-        }
-    }
-}
 
 /// Every option's current value.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -28,6 +14,7 @@ pub struct Options {
     pub variant: Variant,
     /// Board width for Didinga; the other codes keep their fixed width.
     pub columns: u8,
+    /// How a Choro game opens (RULINGS 8); used by the next start position.
     pub opening: Opening,
     pub threads: usize,
     pub hash_mb: usize,
@@ -45,7 +32,7 @@ impl Default for Options {
         Options {
             variant: Variant::Didinga,
             columns: Variant::Didinga.default_width(),
-            opening: Opening::Sequential,
+            opening: Opening::default(),
             threads: s.threads,
             hash_mb: s.hash_mb,
             algorithm: s.algorithm,
@@ -80,7 +67,7 @@ const SPECS: [Spec; 11] = [
     },
     Spec {
         name: "Opening",
-        kind: Kind::Combo(&["sequential"]),
+        kind: Kind::Combo(&["sequential", "simultaneous"]),
     },
     Spec {
         name: "Threads",
@@ -249,6 +236,12 @@ impl Options {
         }
     }
 
+    /// The start position of the current code, width and opening mode:
+    /// what `position startpos`, `uginewgame` and a `Variant` change set.
+    pub fn start_position(&self) -> Result<Position, PositionError> {
+        Position::start(self.variant, self.width(), self.opening)
+    }
+
     /// The searcher's settings.
     pub fn search_config(&self) -> SearchConfig {
         SearchConfig {
@@ -318,7 +311,12 @@ impl Options {
                     ));
                 }
             }
-            ("Opening", Value::Choice(_)) => self.opening = Opening::Sequential,
+            // Applies to the next start position; the game goes on as it is.
+            ("Opening", Value::Choice(c)) => {
+                if let Ok(o) = c.parse() {
+                    self.opening = o;
+                }
+            }
             ("Threads", Value::Int(n)) => self.threads = n as usize,
             ("Hash", Value::Int(n)) => self.hash_mb = n as usize,
             ("Algorithm", Value::Choice(c)) => {
@@ -395,8 +393,12 @@ mod tests {
             Err(OptionError::NotAChoice("Variant", _, _))
         ));
         assert!(matches!(
-            o.set("Opening", Some("simultaneous")),
+            o.set("Opening", Some("bogus")),
             Err(OptionError::NotAChoice("Opening", _, _))
+        ));
+        assert!(matches!(
+            o.set("Opening", Some("")),
+            Err(OptionError::MissingValue("Opening"))
         ));
         assert!(matches!(
             o.set("Ponder", Some("yes")),
@@ -408,6 +410,33 @@ mod tests {
             Err(OptionError::Unknown("UCI_Chess960".into()))
         );
         assert_eq!(o, before);
+    }
+
+    #[test]
+    fn opening_is_a_choice_of_two_and_resets_nothing() {
+        let mut o = Options::default();
+        assert_eq!(o.opening, Opening::Simultaneous);
+        assert_eq!(
+            Options::listing()[2],
+            "option name Opening type combo default simultaneous var sequential var simultaneous"
+        );
+        assert_eq!(
+            o.start_position().unwrap().phase(),
+            choro_engine::Phase::Blind2
+        );
+        let a = o.set("opening", Some("SEQUENTIAL")).unwrap();
+        assert_eq!(a, Applied::default(), "the next position startpos, not now");
+        assert_eq!(o.opening, Opening::Sequential);
+        assert_eq!(
+            o.start_position().unwrap().phase(),
+            choro_engine::Phase::Opening2
+        );
+        o.set("Variant", Some("adjiboto")).unwrap();
+        o.set("Opening", Some("simultaneous")).unwrap();
+        assert_eq!(
+            o.start_position().unwrap().phase(),
+            choro_engine::Phase::Main
+        );
     }
 
     #[test]

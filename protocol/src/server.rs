@@ -180,7 +180,7 @@ pub struct Server<W: Write + Send + 'static> {
 }
 
 fn start_game(opts: &Options) -> Result<Game, PositionError> {
-    Ok(Game::new(Position::startpos(opts.variant, opts.width())?).with_draw_plies(opts.draw_plies))
+    Ok(Game::new(opts.start_position()?).with_draw_plies(opts.draw_plies))
 }
 
 impl<W: Write + Send + 'static> Server<W> {
@@ -421,9 +421,7 @@ impl<W: Write + Send + 'static> Server<W> {
     fn position(&mut self, start: Start, moves: &[Move]) -> Result<(), Error> {
         self.idle("position")?;
         let start = match start {
-            Start::StartPos => {
-                Position::startpos(self.opts.variant, self.opts.width()).map_err(Error::Position)?
-            }
+            Start::StartPos => self.opts.start_position().map_err(Error::Position)?,
             Start::Fen(p) => p,
         };
         let mut game = Game::new(start).with_draw_plies(self.opts.draw_plies);
@@ -451,8 +449,11 @@ impl<W: Write + Send + 'static> Server<W> {
                     "false"
                 }
             }
+            // A's turn in a game still going on: at `s2` (A's blind
+            // start) and in a race at A's decisions; after a race, the
+            // first to finish moves. No one's turn once the game is over.
             Query::P1Turn => {
-                if self.game.position().side_to_move() == Side::A {
+                if self.game.outcome().is_none() && self.game.position().side_to_move() == Side::A {
                     "true"
                 } else {
                     "false"
@@ -787,7 +788,8 @@ mod tests {
         let before = *s.game().position();
         for bad in [
             "position startpos moves m zz",
-            "position startpos moves m m",
+            // B's blind start must be in his back row.
+            "position startpos moves m c",
             "position fen didinga:8 1,2 a m",
         ] {
             let out = talk(&mut s, &[bad]);
@@ -804,6 +806,7 @@ mod tests {
             &mut s,
             &[
                 "setoption name Variant value acholi",
+                "setoption name Opening value sequential",
                 "position startpos moves ~k",
             ],
         );
@@ -824,6 +827,62 @@ mod tests {
         assert_eq!(
             talk(&mut s, &["query p1turn", "query gameover", "query result"]),
             vec!["response true", "response false", "response none"]
+        );
+    }
+
+    /// `query p1turn` follows the side to move through the simultaneous
+    /// opening, and is false once the game is over (PROTOCOL.md, "Queries").
+    #[test]
+    fn p1turn_through_the_simultaneous_opening() {
+        let mut s = server();
+        talk(&mut s, &["setoption name Variant value lango"]);
+        // Lango: A and B start from b; A decides, B decides, A decides
+        // twice, and B, who finished first, opens the main phase.
+        let steps = [
+            ("", "true", "s2"),
+            ("b", "false", "s1:b"),
+            ("b b", "true", "r"),
+            ("b b -", "false", "r"),
+            ("b b - +", "true", "r"),
+            ("b b - + +", "true", "r"),
+            ("b b - + + -", "false", "m"),
+        ];
+        for (moves, p1, phase) in steps {
+            let cmd = format!("position startpos moves {moves}");
+            let cmd = if moves.is_empty() {
+                "position startpos"
+            } else {
+                &cmd
+            };
+            assert!(talk(&mut s, &[cmd]).is_empty(), "{cmd}");
+            let pos = s.game().position().to_string();
+            assert_eq!(pos.split(' ').nth(3), Some(phase), "{pos}");
+            assert_eq!(
+                talk(&mut s, &["query p1turn", "query gameover", "query result"]),
+                vec![
+                    format!("response {p1}"),
+                    "response false".into(),
+                    "response none".into()
+                ],
+                "{cmd}"
+            );
+        }
+        // A race that never ends: a draw, and no one's turn.
+        let fen =
+            "didinga:8 0,2,3,5,1,1,1,2/1,3,5,0,1,5,3,1/3,3,3,0,0,0,1,5/5,0,3,2,0,5,0,0 a s2 0";
+        let pos: Position = fen.parse().unwrap();
+        let a = pos.legal_moves()[0];
+        let b = a.1.legal_moves()[0];
+        assert_eq!(b.1.phase(), choro_engine::Phase::RaceOver);
+        let cmd = format!(
+            "position fen {fen} moves {} {}",
+            pos.restyle(a.0),
+            a.1.restyle(b.0)
+        );
+        talk(&mut s, &[&cmd]);
+        assert_eq!(
+            talk(&mut s, &["query p1turn", "query gameover", "query result"]),
+            vec!["response false", "response true", "response draw"]
         );
     }
 

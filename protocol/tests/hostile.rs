@@ -4,7 +4,7 @@
 //! a line, `go` (and `position`, `setoption Variant`, `perft`) during a
 //! search, `quit` during a one-thread search.
 
-use choro_engine::{Game, Position, Variant};
+use choro_engine::{Game, Opening, Position, Variant};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver};
@@ -255,7 +255,8 @@ fn ten_megabytes_without_a_line_feed() {
 #[test]
 fn position_with_100000_moves() {
     // A game to its end, 1-ply greedy of the first move: deterministic.
-    let mut game = Game::new(Position::startpos(Variant::Didinga, 8).expect("start"));
+    let mut game =
+        Game::new(Position::start(Variant::Didinga, 8, Opening::default()).expect("start"));
     let mut moves: Vec<String> = Vec::new();
     while game.outcome().is_none() {
         let pos = *game.position();
@@ -310,7 +311,7 @@ fn position_with_100000_moves() {
 #[test]
 fn ten_thousand_position_commands() {
     let mut e = Engine::start();
-    let start = Position::startpos(Variant::Didinga, 8).expect("start");
+    let start = Position::start(Variant::Didinga, 8, Opening::default()).expect("start");
     let lines: Vec<(String, Position)> = {
         let legal = start.legal_moves();
         (0..10_000)

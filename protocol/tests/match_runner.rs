@@ -9,7 +9,7 @@ use choro::matcher::referee::{Limits, Played, Settings, TimeControl};
 use choro::matcher::replay::verify;
 use choro::matcher::stats::SprtDecision;
 use choro::matcher::{run, MatchConfig, MatchSummary};
-use choro_engine::{Side, Variant};
+use choro_engine::{Game, Opening, Phase, Position, Side, Variant};
 use std::path::PathBuf;
 use std::process::Command;
 use std::time::Duration;
@@ -42,7 +42,9 @@ fn settings(limits: Limits) -> Settings {
         event: "test".into(),
         variant: Variant::Didinga,
         columns: 8,
-        opening_mode: "sequential".into(),
+        // The sequential opening, whose start (o2) these tests write out;
+        // the simultaneous one has tests of its own below.
+        opening: Opening::Sequential,
         draw_plies: 1000,
         limits,
         // Generous: the tests share two cores with everything else.
@@ -75,7 +77,11 @@ fn config(engines: Vec<EngineSpec>, games: u64, limits: Limits) -> MatchConfig {
         settings: settings(limits),
         // The start position: both games of every pair are then the same
         // opening, and the second player always gets a move.
-        openings: OpeningPlan::Random { plies: 0, seed: 1 },
+        openings: OpeningPlan::Random {
+            plies: 0,
+            seed: 1,
+            race: false,
+        },
         concurrency: 1,
         sprt: None,
     }
@@ -108,7 +114,11 @@ fn two_choro_processes_at_fixed_depth() {
         4,
         depth(2),
     );
-    cfg.openings = OpeningPlan::Random { plies: 4, seed: 7 };
+    cfg.openings = OpeningPlan::Random {
+        plies: 4,
+        seed: 7,
+        race: false,
+    };
     cfg.concurrency = 2;
     cfg.engines[1].proto = Proto::Uci;
     let (s, games) = play(&cfg);
@@ -150,7 +160,11 @@ fn every_code_plays_with_real_choro_processes() {
         );
         cfg.settings.variant = variant;
         cfg.settings.columns = columns;
-        cfg.openings = OpeningPlan::Random { plies: 4, seed: 2 };
+        cfg.openings = OpeningPlan::Random {
+            plies: 4,
+            seed: 2,
+            race: false,
+        };
         let (s, games) = play(&cfg);
         assert_eq!(s.tally.played, 2, "{variant}");
         assert!(s.tally.failures.iter().all(|f| f.is_empty()), "{variant}");
@@ -414,7 +428,11 @@ fn sprt_stops_the_match_when_a_bound_is_crossed() {
         200,
         depth(1),
     );
-    cfg.openings = OpeningPlan::Random { plies: 4, seed: 5 };
+    cfg.openings = OpeningPlan::Random {
+        plies: 4,
+        seed: 5,
+        race: false,
+    };
     cfg.sprt = Some(choro::matcher::stats::Sprt::new(0.0, 50.0, 0.05, 0.05).unwrap());
     let (s, _) = play(&cfg);
     let sp = s.tally.sprt.unwrap();
@@ -437,7 +455,11 @@ fn sprt_stops_the_match_when_a_bound_is_crossed() {
         200,
         depth(1),
     );
-    cfg.openings = OpeningPlan::Random { plies: 4, seed: 5 };
+    cfg.openings = OpeningPlan::Random {
+        plies: 4,
+        seed: 5,
+        race: false,
+    };
     cfg.sprt = Some(choro::matcher::stats::Sprt::new(0.0, 50.0, 0.05, 0.05).unwrap());
     let (s, _) = play(&cfg);
     let sp = s.tally.sprt.unwrap();
@@ -462,7 +484,15 @@ fn openings_come_from_a_file_in_order() {
     .unwrap();
     let text = std::fs::read_to_string(&path).unwrap();
     let p = path.to_str().unwrap();
-    let plan = choro::matcher::openings::load_file(p, &text, Variant::Didinga, 8, 1000).unwrap();
+    let plan = choro::matcher::openings::load_file(
+        p,
+        &text,
+        Variant::Didinga,
+        8,
+        Opening::Sequential,
+        1000,
+    )
+    .unwrap();
     let mut cfg = config(
         vec![test_engine("x", &[]), test_engine("y", &[])],
         6,
@@ -480,13 +510,22 @@ fn openings_come_from_a_file_in_order() {
     // B moves first from the second opening: the side comes from the position.
     assert_eq!(games[2].record.moves[0].side, Side::B);
 
-    let e = choro::matcher::openings::load_file(p, &text, Variant::Lango, 8, 1000).unwrap_err();
+    let e =
+        choro::matcher::openings::load_file(p, &text, Variant::Lango, 8, Opening::Sequential, 1000)
+            .unwrap_err();
     assert!(
         e.0.contains(":2: a didinga:8 position in a lango:8 match"),
         "{e}"
     );
-    let e = choro::matcher::openings::load_file(p, "didinga:8 1,2", Variant::Didinga, 8, 1000)
-        .unwrap_err();
+    let e = choro::matcher::openings::load_file(
+        p,
+        "didinga:8 1,2",
+        Variant::Didinga,
+        8,
+        Opening::Sequential,
+        1000,
+    )
+    .unwrap_err();
     assert!(e.0.starts_with(&format!("{p}:1:")), "{e}");
 }
 
@@ -525,7 +564,7 @@ fn the_command_line_plays_writes_and_replays() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(
-        stdout.contains("match: 4 of 4 games, didinga:8 sequential, depth=2"),
+        stdout.contains("match: 4 of 4 games, didinga:8 simultaneous, depth=2"),
         "{stdout}"
     );
     assert!(stdout.contains("engine failures: none"), "{stdout}");
@@ -552,7 +591,18 @@ fn the_command_line_plays_writes_and_replays() {
     );
 
     for (args, msg) in [
-        (vec!["--opening", "simultaneous"], "not implemented yet"),
+        (
+            vec!["--random-plies", "4"],
+            "would fix the blind choices; add --random-blind",
+        ),
+        (
+            vec!["--opening", "sequential", "--random-blind"],
+            "--random-blind: didinga with the sequential opening has no blind choices",
+        ),
+        (
+            vec!["--opening", "bogus"],
+            "invalid value 'bogus' for '--opening",
+        ),
         (vec!["--variant", "lango", "--columns", "9"], "--columns 9"),
         (
             vec!["--sprt", "elo0=5", "elo1=0"],
@@ -571,5 +621,223 @@ fn the_command_line_plays_writes_and_replays() {
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
         assert!(stderr.contains(msg), "{args:?}: {stderr}");
+    }
+}
+
+/// The simultaneous opening (RULINGS 8) from its start: the runner asks the
+/// engine of the side to move, which need not alternate, and sends every
+/// engine the whole game. choro-testengine plays the first legal move, so
+/// game 1 is known: A's blind start, B's, and B, the first to finish the
+/// race, opens the main phase: B has two turns in a row.
+#[test]
+fn simultaneous_games_ask_the_side_to_move() {
+    let log = temp("log-simultaneous.txt");
+    let _ = std::fs::remove_file(&log);
+    let logged = test_engine("logged", &["--log", log.to_str().unwrap()]);
+    let mut cfg = config(vec![test_engine("first", &[]), logged], 2, depth(1));
+    cfg.settings.opening = Opening::Simultaneous;
+    let (_, mut games) = play(&cfg);
+    games.sort_by_key(|g| g.job.number);
+    let start = Position::start(Variant::Didinga, 8, Opening::Simultaneous).unwrap();
+    // The same game by the rules: first legal moves until the main phase.
+    let mut expected = Vec::new();
+    let mut p = start;
+    while p.phase() != Phase::Main {
+        let (m, next) = p.legal_moves()[0];
+        expected.push((p.side_to_move(), p.restyle(m).to_string()));
+        p = next;
+    }
+    expected.push((p.side_to_move(), String::new()));
+    let r = &games[0].record;
+    assert_eq!(r.tag("Opening"), Some("simultaneous"));
+    assert_eq!(r.tag("Start"), Some(start.to_string().as_str()));
+    assert!(start.to_string().ends_with(" a s2 0"));
+    for (i, (side, mv)) in expected.iter().enumerate() {
+        assert_eq!(r.moves[i].side, *side, "ply {i}\n{}", r.to_text());
+        if !mv.is_empty() {
+            assert_eq!(&r.moves[i].mv, mv, "ply {i}");
+        }
+    }
+    // This start's first legal moves give B two turns in a row (if the
+    // generator's order changes, pick another code or start for this test).
+    assert_eq!(
+        [r.moves[1].side, r.moves[2].side],
+        [Side::B, Side::B],
+        "{}",
+        r.to_text()
+    );
+    // B's engine (the logged one in game 1) got A's blind start as the
+    // first move of the game, then the whole game again for its next turn.
+    let text = std::fs::read_to_string(&log).unwrap();
+    let game1 = text.split("newgame").nth(1).unwrap();
+    let positions: Vec<&str> = game1
+        .lines()
+        .filter(|l| l.starts_with("position "))
+        .collect();
+    assert_eq!(
+        positions[..2],
+        [
+            format!("position fen {start} moves {}", r.moves[0].mv),
+            format!(
+                "position fen {start} moves {} {}",
+                r.moves[0].mv, r.moves[1].mv
+            )
+        ]
+    );
+    assert!(text.contains("setoption name Opening value simultaneous"));
+}
+
+/// Real choro processes play the simultaneous opening of every Choro code
+/// through to a result, and the records re-play.
+#[test]
+fn simultaneous_games_of_every_code_with_real_choro_processes() {
+    for variant in [Variant::Didinga, Variant::Lango, Variant::Acholi] {
+        let mut cfg = config(
+            vec![choro("ab", "alphabeta"), choro("g", "greedy")],
+            2,
+            depth(1),
+        );
+        cfg.settings.variant = variant;
+        cfg.settings.opening = Opening::Simultaneous;
+        let (s, games) = play(&cfg);
+        assert_eq!(s.tally.played, 2, "{variant}");
+        assert!(s.tally.failures.iter().all(|f| f.is_empty()), "{variant}");
+        for g in &games {
+            assert!(g.record.tag("Start").unwrap().ends_with(" a s2 0"));
+            assert_eq!(g.record.tag("Opening"), Some("simultaneous"));
+            assert!(g.record.moves.len() >= 2, "{}", g.record.to_text());
+        }
+    }
+}
+
+/// A race that never ends is a draw by the rules, reason `endless-race`.
+/// The start (found by a random search) leads there by the first legal
+/// moves, which choro-testengine plays.
+#[test]
+fn an_endless_race_is_a_drawn_game() {
+    let fen = "didinga:8 0,2,3,5,1,1,1,2/1,3,5,0,1,5,3,1/3,3,3,0,0,0,1,5/5,0,3,2,0,5,0,0 a s2 0";
+    let start: Position = fen.parse().unwrap();
+    let a = start.legal_moves()[0].1;
+    let b = a.legal_moves()[0].1;
+    assert_eq!(
+        b.phase(),
+        Phase::RaceOver,
+        "the first legal moves no longer draw the race; find another start"
+    );
+    let path = temp("openings-endless.txt");
+    std::fs::write(&path, format!("{fen}\n")).unwrap();
+    let p = path.to_str().unwrap();
+    let text = std::fs::read_to_string(&path).unwrap();
+    let plan = choro::matcher::openings::load_file(
+        p,
+        &text,
+        Variant::Didinga,
+        8,
+        Opening::Simultaneous,
+        1000,
+    )
+    .unwrap();
+    let mut cfg = config(
+        vec![test_engine("x", &[]), test_engine("y", &[])],
+        2,
+        depth(1),
+    );
+    cfg.settings.opening = Opening::Simultaneous;
+    cfg.openings = plan;
+    let (s, games) = play(&cfg);
+    assert_eq!(s.tally.per_pairing[0].wdl.games(), 2);
+    for g in &games {
+        assert_eq!(
+            (g.result, g.reason),
+            (GameResult::Draw, Reason::EndlessRace)
+        );
+        assert_eq!(g.record.moves.len(), 2);
+        assert_eq!(g.record.tag("Reason"), Some("endless-race"));
+    }
+    // A sequential opening's position does not belong in a simultaneous
+    // match, nor the other way round.
+    let o2 = "didinga:8 2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2 a o2 0";
+    let e = choro::matcher::openings::load_file(
+        p,
+        o2,
+        Variant::Didinga,
+        8,
+        Opening::Simultaneous,
+        1000,
+    )
+    .unwrap_err();
+    assert!(
+        e.0.contains("phase o2 in a match with the simultaneous opening"),
+        "{e}"
+    );
+    let e =
+        choro::matcher::openings::load_file(p, fen, Variant::Didinga, 8, Opening::Sequential, 1000)
+            .unwrap_err();
+    assert!(
+        e.0.contains("phase s2 in a match with the sequential opening"),
+        "{e}"
+    );
+}
+
+/// Random openings leave the blind choices to the engines unless asked:
+/// without `race`, no random ply from s2; with it, random blind starts and
+/// race decisions to the end of the race, then the counted plies.
+#[test]
+fn random_openings_fix_the_blind_choices_only_when_asked() {
+    use choro::matcher::openings::random_opening;
+    let start = Position::start(Variant::Acholi, 8, Opening::Simultaneous).unwrap();
+    let e = random_opening(start, 2, false, 1, 0, 1000).unwrap_err();
+    assert!(e.0.contains("would fix the blind choices"), "{e}");
+    let o = random_opening(start, 0, false, 1, 0, 1000).unwrap();
+    assert_eq!(
+        (o.pos, o.source.as_str()),
+        (start, "random 0 plies seed 1 #1")
+    );
+    for k in 0..20 {
+        let o = random_opening(start, 2, true, 1, k, 1000).unwrap();
+        assert_eq!(o.pos.phase(), Phase::Main, "{}", o.source);
+        assert!(
+            o.source
+                .starts_with(&format!("random race and 2 plies seed 1 #{}: ", k + 1)),
+            "{}",
+            o.source
+        );
+        // The moves re-play to the opening, the last two in the main phase.
+        let moves: Vec<&str> = o.source.split(": ").nth(1).unwrap().split(' ').collect();
+        let mut g = Game::new(start);
+        for m in &moves {
+            g.play_str(m).unwrap();
+        }
+        assert_eq!(*g.position(), o.pos);
+        let mut g = Game::new(start);
+        for m in &moves[..moves.len() - 2] {
+            g.play_str(m).unwrap();
+        }
+        assert_eq!(g.position().phase(), Phase::Main);
+        assert_eq!(o, random_opening(start, 2, true, 1, k, 1000).unwrap());
+    }
+    // The runner plays games from them: both games of a pair share one.
+    let mut cfg = config(
+        vec![test_engine("x", &[]), test_engine("y", &[])],
+        4,
+        depth(1),
+    );
+    cfg.settings.variant = Variant::Acholi;
+    cfg.settings.opening = Opening::Simultaneous;
+    cfg.openings = OpeningPlan::Random {
+        plies: 2,
+        seed: 3,
+        race: true,
+    };
+    let (_, mut games) = play(&cfg);
+    games.sort_by_key(|g| g.job.number);
+    for pair in games.chunks(2) {
+        assert_eq!(pair[0].record.tag("Start"), pair[1].record.tag("Start"));
+        assert!(pair[0].record.tag("Start").unwrap().contains(" m "));
+        assert!(pair[0]
+            .record
+            .tag("Book")
+            .unwrap()
+            .starts_with("random race and 2 plies seed 3"));
     }
 }

@@ -2,7 +2,7 @@
 //! Latencies are asserted with generous bounds, as correctness only; the
 //! measured figures are printed (run with `--nocapture`) for BENCHMARKS.md.
 
-use choro_engine::{Game, Outcome, Position, Side, Variant};
+use choro_engine::{Game, Opening, Outcome, Position, Side, Variant};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
@@ -177,8 +177,9 @@ fn uci_handshake_lists_every_option() {
 
 /// Play a game to its end as cutegames does: before every turn, the whole
 /// game by `position startpos moves ...`, `query p1turn`, `query gameover`;
-/// then `go`. Every answer is checked against the rules engine.
-fn play_out(variant: Variant, draw_plies: u32, go: &str) -> (Game, String) {
+/// then `go`. Every answer is checked against the rules engine. In the
+/// simultaneous opening the plies of one side may follow each other.
+fn play_out(variant: Variant, opening: Opening, draw_plies: u32, go: &str) -> (Game, String) {
     let mut e = Engine::start();
     e.send("ugi");
     e.until(|l| l == "ugiok");
@@ -186,11 +187,14 @@ fn play_out(variant: Variant, draw_plies: u32, go: &str) -> (Game, String) {
         .ask(&format!("setoption name Variant value {variant}"))
         .is_empty());
     assert!(e
+        .ask(&format!("setoption name Opening value {opening}"))
+        .is_empty());
+    assert!(e
         .ask(&format!("setoption name DrawPlies value {draw_plies}"))
         .is_empty());
     assert!(e.ask("uginewgame").is_empty());
     let mut game =
-        Game::new(Position::startpos(variant, 8).expect("start")).with_draw_plies(draw_plies);
+        Game::new(Position::start(variant, 8, opening).expect("start")).with_draw_plies(draw_plies);
     let mut moves: Vec<String> = Vec::new();
     loop {
         let pos_cmd = if moves.is_empty() {
@@ -199,9 +203,9 @@ fn play_out(variant: Variant, draw_plies: u32, go: &str) -> (Game, String) {
             format!("position startpos moves {}", moves.join(" "))
         };
         assert!(e.ask(&pos_cmd).is_empty(), "{pos_cmd}");
-        let p1 = game.position().side_to_move() == Side::A;
-        assert_eq!(e.one("query p1turn"), format!("response {p1}"));
         let over = game.outcome().is_some();
+        let p1 = game.position().side_to_move() == Side::A && !over;
+        assert_eq!(e.one("query p1turn"), format!("response {p1}"));
         assert_eq!(e.one("query gameover"), format!("response {over}"));
         if over {
             break;
@@ -247,7 +251,7 @@ fn expected_result(game: &Game) -> String {
 #[test]
 fn short_lango_game_by_position_moves_and_go_depth() {
     // Sequential Lango is degenerate (RULINGS 8): it ends within a few turns.
-    let (game, result) = play_out(Variant::Lango, 1000, "go depth 2");
+    let (game, result) = play_out(Variant::Lango, Opening::Sequential, 1000, "go depth 2");
     assert!(game.moves().len() < 20, "{} plies", game.moves().len());
     assert_eq!(result, expected_result(&game));
     assert!(matches!(game.outcome(), Some(Outcome::Win { .. })));
@@ -255,10 +259,17 @@ fn short_lango_game_by_position_moves_and_go_depth() {
 
 #[test]
 fn games_to_their_end_agree_with_the_rules() {
-    for v in [Variant::Didinga, Variant::Acholi, Variant::Adjiboto] {
-        let (game, result) = play_out(v, 120, "go depth 1");
+    for (v, opening) in [
+        (Variant::Didinga, Opening::Sequential),
+        (Variant::Acholi, Opening::Sequential),
+        (Variant::Didinga, Opening::Simultaneous),
+        (Variant::Lango, Opening::Simultaneous),
+        (Variant::Acholi, Opening::Simultaneous),
+        (Variant::Adjiboto, Opening::Simultaneous),
+    ] {
+        let (game, result) = play_out(v, opening, 120, "go depth 1");
         let outcome = game.outcome();
-        eprintln!("{v}: {} plies, {outcome:?}", game.moves().len());
+        eprintln!("{v} {opening}: {} plies, {outcome:?}", game.moves().len());
         assert!(outcome.is_some());
         assert_eq!(result, expected_result(&game), "{v}");
     }
@@ -266,7 +277,7 @@ fn games_to_their_end_agree_with_the_rules() {
 
 #[test]
 fn the_ply_cap_ends_a_game_in_a_draw() {
-    let (game, result) = play_out(Variant::Didinga, 4, "go depth 1");
+    let (game, result) = play_out(Variant::Didinga, Opening::Simultaneous, 4, "go depth 1");
     assert_eq!(game.moves().len(), 4);
     assert_eq!(
         game.outcome(),
@@ -333,7 +344,8 @@ fn the_ponder_word_follows_the_dialect() {
         assert!(w.len() == 2 || w.len() == 4, "{w:?}");
         if w.len() == 4 {
             assert_eq!(w[2], "ponder");
-            let mut game = Game::new(Position::startpos(Variant::Didinga, 8).expect("start"));
+            let start = Position::start(Variant::Didinga, 8, Opening::default());
+            let mut game = Game::new(start.expect("start"));
             for m in ["m", w[1].as_str(), w[3].as_str()] {
                 game.play_str(m)
                     .unwrap_or_else(|err| panic!("{w:?}: {err}"));
@@ -427,6 +439,11 @@ fn every_bad_input_gets_one_error_line() {
     error(&mut e, "perft 65", "out of range 1..64");
     error(&mut e, "query everything", "unknown question");
     error(&mut e, "bench depth 3", "bench");
+    error(
+        &mut e,
+        "setoption name Opening value bogus",
+        "'bogus' is not one of sequential, simultaneous",
+    );
 
     // A 10 MB line: one error line, memory bounded, then business as usual.
     let mut huge = vec![b'x'; 10 << 20];
@@ -443,8 +460,11 @@ fn every_bad_input_gets_one_error_line() {
     assert!(l.contains("not valid UTF-8 at byte 9"), "{l}");
     assert_eq!(e.ask("d").pop().as_ref(), Some(&kept));
 
-    // An ambiguous (incomplete) move: Acholi's `~k` needs a choice.
+    // An ambiguous (incomplete) move: in the sequential opening Acholi's
+    // `~k` needs a choice (in the simultaneous one it is a blind start).
     assert!(e.ask("setoption name Variant value acholi").is_empty());
+    assert!(e.ask("setoption name Opening value sequential").is_empty());
+    assert!(e.ask("position startpos").is_empty());
     let start = e.ask("d").pop().expect("position line");
     let l = e.one("position startpos moves ~k");
     assert!(l.contains("move 1: incomplete move ~k"), "{l}");
@@ -526,7 +546,7 @@ fn cli(args: &[&str]) -> (i32, String, String) {
 
 #[test]
 fn command_line_perft() {
-    let pos = Position::startpos(Variant::Acholi, 8).expect("start");
+    let pos = Position::start(Variant::Acholi, 8, Opening::Simultaneous).expect("start");
     let (code, out, _) = cli(&["perft", "2", "--variant", "acholi"]);
     assert_eq!(code, 0);
     let lines: Vec<&str> = out.lines().collect();
@@ -576,6 +596,8 @@ fn command_line_perft() {
         &["perft", "2", "--variant", "lango", "--columns", "9"],
         &["perft", "2", "--pos", "didinga:8 1 a m"],
         &["perft", "2", "--pos", "lango:8 1 a m", "--variant", "lango"],
+        &["perft", "2", "--opening", "blind"],
+        &["perft", "2", "--pos", &fen, "--opening", "sequential"],
     ] {
         let (code, out, err) = cli(bad);
         assert_eq!(code, 2, "{bad:?}");
@@ -597,7 +619,27 @@ fn command_line_bench_help_and_version() {
         Some(Some(w[0])),
         "signature"
     );
+    // Every bench position is a position string: the opening mode builds
+    // none of them, and the signature is the same under both.
+    for opening in ["sequential", "simultaneous"] {
+        let (code, out, _) = cli(&[
+            "bench",
+            "--variant",
+            "adjiboto",
+            "--depth",
+            "3",
+            "--opening",
+            opening,
+        ]);
+        assert_eq!(code, 0);
+        assert_eq!(
+            out.lines().last().map(|l| l.split(' ').next()),
+            Some(Some(w[0]))
+        );
+    }
     let (code, _, err) = cli(&["bench", "--variant", "chess"]);
+    assert_eq!(code, 2, "{err}");
+    let (code, _, err) = cli(&["bench", "--opening", "blind"]);
     assert_eq!(code, 2, "{err}");
     let (code, out, _) = cli(&["--version"]);
     assert_eq!(code, 0);
@@ -654,4 +696,194 @@ fn latency_figures() {
             quit.as_secs_f64() * 1e3
         );
     }
+}
+
+/// `Opening` picks the start position of the next `position startpos` (and
+/// `uginewgame`, and a `Variant` change): `s2` by default, `o2` when
+/// sequential. Setting it leaves the current game as it is; a bad value is
+/// one error line and changes nothing.
+#[test]
+fn the_opening_option_sets_the_next_start_position() {
+    let mut e = Engine::start();
+    let board = "2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2";
+    let last = |e: &mut Engine| e.ask("d").pop().expect("position line");
+    assert!(e.ask("position startpos").is_empty());
+    assert_eq!(last(&mut e), format!("position didinga:8 {board} a s2 0"));
+    assert!(e.ask("setoption name Opening value sequential").is_empty());
+    assert_eq!(
+        last(&mut e),
+        format!("position didinga:8 {board} a s2 0"),
+        "the game goes on until the next position startpos"
+    );
+    let l = e.one("setoption name Opening value bogus");
+    assert!(
+        l.starts_with("info string error: ") && l.contains("'bogus'"),
+        "{l}"
+    );
+    assert!(e.ask("position startpos").is_empty());
+    assert_eq!(last(&mut e), format!("position didinga:8 {board} a o2 0"));
+    assert!(e.ask("setoption name Variant value acholi").is_empty());
+    assert_eq!(last(&mut e), format!("position acholi:8 {board} a o2 0"));
+    assert!(e
+        .ask("setoption name Opening value SIMULTANEOUS")
+        .is_empty());
+    assert!(e.ask("uginewgame").is_empty());
+    assert_eq!(last(&mut e), format!("position acholi:8 {board} a s2 0"));
+    // Adjiboto has one opening; the option changes nothing there.
+    assert!(e.ask("setoption name Variant value adjiboto").is_empty());
+    assert!(e.ask("position startpos").is_empty());
+    assert_eq!(
+        last(&mut e),
+        "position adjiboto 10,10,10,10,10/10,10,10,10,10 a -/- 0/0 0"
+    );
+}
+
+/// Both blind starts, then the race decisions, as consecutive moves of
+/// `position startpos moves ...`, with `query p1turn` at every step: the
+/// side to move, which repeats when a racer decides twice in a row or the
+/// first to finish opens the main phase.
+#[test]
+fn blind_starts_and_race_decisions_by_position_startpos_moves() {
+    /// The phase and `query p1turn` before each move and at the end.
+    type Steps = &'static [(&'static str, bool)];
+    let games: [(&str, &[&str], Steps); 4] = [
+        // Didinga has no decision in an opening move: the race runs through.
+        (
+            "didinga",
+            &["m", "n"],
+            &[("s2", true), ("s1:m", false), ("m", true)],
+        ),
+        // Lango: A decides, B decides, A twice; B finished first.
+        (
+            "lango",
+            &["b", "b", "-", "+", "+", "-"],
+            &[
+                ("s2", true),
+                ("s1:b", false),
+                ("r", true),
+                ("r", false),
+                ("r", true),
+                ("r", true),
+                ("m", false),
+            ],
+        ),
+        // Acholi: B decides right after his blind start, then A.
+        (
+            "acholi",
+            &["a", "a", "+", "+"],
+            &[
+                ("s2", true),
+                ("s1:a", false),
+                ("r", false),
+                ("r", true),
+                ("m", true),
+            ],
+        ),
+        // Acholi: B's attack from k captures; he leaves the increment and
+        // starts anew twice (`=<start>`), three plies of B in a row.
+        (
+            "acholi",
+            &["b", "~k", "=~k", "=p"],
+            &[
+                ("s2", true),
+                ("s1:b", false),
+                ("r", false),
+                ("r", false),
+                ("m", true),
+            ],
+        ),
+    ];
+    let mut e = Engine::start();
+    e.send("ugi");
+    e.until(|l| l == "ugiok");
+    for (code, moves, steps) in games {
+        assert!(e
+            .ask(&format!("setoption name Variant value {code}"))
+            .is_empty());
+        let v: Variant = code.parse().expect("code");
+        let mut game = Game::new(Position::start(v, 8, Opening::Simultaneous).expect("start"));
+        for (i, (phase, p1)) in steps.iter().enumerate() {
+            let cmd = format!("position startpos moves {}", moves[..i].join(" "));
+            assert!(e.ask(cmd.trim_end()).is_empty(), "{cmd}");
+            let d = e.ask("d").pop().expect("position line");
+            assert_eq!(d.split(' ').nth(4), Some(*phase), "{cmd}: {d}");
+            assert_eq!(d, format!("position {}", game.position()), "{cmd}");
+            assert_eq!(e.one("query p1turn"), format!("response {p1}"), "{cmd}");
+            assert_eq!(e.one("query gameover"), "response false", "{cmd}");
+            // The side to move of the rules is the one that may move.
+            let side = game.position().side_to_move();
+            assert_eq!(side == Side::A, *p1, "{cmd}");
+            if let Some(m) = moves.get(i) {
+                game.play_str(m)
+                    .unwrap_or_else(|err| panic!("{cmd} {m}: {err}"));
+            }
+        }
+    }
+    // A race decision is refused where there is none, and a blind start
+    // after the race is no decision: one error line, the position kept.
+    assert!(e.ask("position startpos moves b b").is_empty());
+    let kept = e.ask("d").pop();
+    for (bad, what) in [
+        ("position startpos moves b b =~k", "move 3"),
+        ("position startpos moves b b + + + + + + + + + + +", "move"),
+        ("position startpos moves b b ~k", "move 3"),
+    ] {
+        let l = e.one(bad);
+        assert!(
+            l.starts_with("info string error: ") && l.contains(what),
+            "{bad}: {l}"
+        );
+        assert_eq!(e.ask("d").pop(), kept, "{bad}");
+    }
+}
+
+/// `choro perft --opening`: the simultaneous start counts the two blind
+/// starts as two plies and each race decision as one; the sequential start
+/// counts whole opening moves. The counts are the engine's for each start.
+#[test]
+fn command_line_perft_of_each_opening() {
+    for v in [
+        Variant::Didinga,
+        Variant::Lango,
+        Variant::Acholi,
+        Variant::Adjiboto,
+    ] {
+        let mut firsts = Vec::new();
+        for opening in [Opening::Sequential, Opening::Simultaneous] {
+            let pos = Position::start(v, v.default_width(), opening).expect("start");
+            let (code, out, err) = cli(&[
+                "perft",
+                "3",
+                "--variant",
+                v.name(),
+                "--opening",
+                opening.name(),
+            ]);
+            assert_eq!(code, 0, "{err}");
+            let lines: Vec<&str> = out.lines().collect();
+            for d in 1..=3 {
+                let (c, _) = choro_engine::perft::perft(&pos, d);
+                assert_eq!(
+                    lines[d as usize - 1],
+                    format!("depth {d} paths {} unique {}", c.paths, c.unique),
+                    "{v} {opening}"
+                );
+            }
+            firsts.push(lines[..3].join("\n"));
+        }
+        if v.is_choro() {
+            assert_ne!(firsts[0], firsts[1], "{v}: the modes count differently");
+        } else {
+            assert_eq!(firsts[0], firsts[1], "{v} has one opening");
+        }
+    }
+    // Didinga 4x8: 8 blind starts of A, then 8 of B for each, and no
+    // decision in the race; sequentially, 8 opening moves of A.
+    let (_, out, _) = cli(&["perft", "2"]);
+    assert!(
+        out.starts_with("depth 1 paths 8 unique 8\ndepth 2 paths 64 unique 64\n"),
+        "{out}"
+    );
+    let (_, out, _) = cli(&["perft", "1", "--opening", "sequential"]);
+    assert!(out.starts_with("depth 1 paths 8 unique 8\n"), "{out}");
 }

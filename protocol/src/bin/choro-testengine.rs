@@ -20,7 +20,7 @@
 
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use choro_engine::{MoveError, Position, Variant};
+use choro_engine::{MoveError, Opening, Position, Variant};
 use std::fs::OpenOptions;
 use std::io::{self, BufRead, Write};
 use std::process::ExitCode;
@@ -89,8 +89,8 @@ fn main() -> ExitCode {
         let _ = writeln!(out, "{s}");
         let _ = out.flush();
     };
-    let (mut variant, mut columns) = (Variant::Didinga, 8u8);
-    let mut pos = Position::startpos(variant, columns).ok();
+    let (mut variant, mut columns, mut opening) = (Variant::Didinga, 8u8, Opening::default());
+    let mut pos = Position::start(variant, columns, opening).ok();
     let mut gos = 0u64;
     for line in io::stdin().lock().lines() {
         let Ok(line) = line else { break };
@@ -107,7 +107,7 @@ fn main() -> ExitCode {
                 say("id name choro-testengine");
                 say("option name Variant type combo default didinga var didinga var lango var acholi var adjiboto");
                 say("option name Columns type spin default 8 min 8 max 16");
-                say("option name Opening type combo default sequential var sequential");
+                say("option name Opening type combo default simultaneous var sequential var simultaneous");
                 say("option name DrawPlies type spin default 1000 min 1 max 1000000");
                 say(&format!("{hello}ok"));
             }
@@ -122,6 +122,9 @@ fn main() -> ExitCode {
                     (Some(n), Some(v)) if n.eq_ignore_ascii_case("columns") => {
                         columns = v.parse().unwrap_or(columns);
                     }
+                    (Some(n), Some(v)) if n.eq_ignore_ascii_case("opening") => {
+                        opening = v.parse().unwrap_or(opening);
+                    }
                     _ => {}
                 }
             }
@@ -132,7 +135,7 @@ fn main() -> ExitCode {
                 };
                 let mut p = match base.strip_prefix("position fen ") {
                     Some(fen) => fen.parse().ok(),
-                    None => Position::startpos(variant, columns).ok(),
+                    None => Position::start(variant, columns, opening).ok(),
                 };
                 for m in moves {
                     p = p.and_then(|q| q.parse_move(m).ok().map(|(_, n)| n));

@@ -7,7 +7,7 @@ use super::referee::{Limits, Settings, TimeControl};
 use super::replay;
 use super::scheduler::{self, MatchConfig};
 use super::stats::Sprt;
-use choro_engine::Variant;
+use choro_engine::{Opening, Variant};
 use std::fs::File;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -31,15 +31,22 @@ pub struct MatchArgs {
     /// Board width (Didinga: 8..16).
     #[arg(long)]
     pub columns: Option<u8>,
-    /// Opening mode (the engines' Opening option); only sequential exists.
-    #[arg(long, default_value = "sequential")]
+    /// Opening mode of the Choro codes (the engines' Opening option, and the
+    /// start position: s2 or o2).
+    #[arg(long, default_value = "simultaneous", value_parser = ["sequential", "simultaneous"])]
     pub opening: String,
     /// Openings file: one position string a line, '#' comments.
     #[arg(long)]
     pub openings: Option<String>,
-    /// Without --openings: random legal openings of this many plies.
-    #[arg(long, default_value_t = 4, conflicts_with = "openings")]
-    pub random_plies: u32,
+    /// Without --openings: random legal openings of this many plies
+    /// (default 4; 0 in the simultaneous opening without --random-blind,
+    /// where the engines make the blind choices).
+    #[arg(long, conflicts_with = "openings")]
+    pub random_plies: Option<u32>,
+    /// Simultaneous opening: random openings play random blind choices and
+    /// race decisions to the end of the race, then --random-plies plies.
+    #[arg(long, conflicts_with = "openings")]
+    pub random_blind: bool,
     /// Seed of the random openings.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -177,17 +184,26 @@ pub fn config(a: &MatchArgs) -> Result<MatchConfig, String> {
             variant.widths().end()
         ));
     }
-    match a.opening.as_str() {
-        "sequential" => {}
-        "simultaneous" => {
-            return Err(
-                "--opening simultaneous: the simultaneous opening (RULINGS 8) is not \
-                        implemented yet; only 'sequential' exists for now"
-                    .into(),
-            )
-        }
-        o => return Err(format!("--opening '{o}': only 'sequential' exists")),
+    let opening: Opening = a.opening.parse().map_err(|e| format!("--opening: {e}"))?;
+    // Blind choices exist only in the simultaneous opening of a Choro code.
+    let blind = variant.is_choro() && opening == Opening::Simultaneous;
+    if a.random_blind && !blind {
+        return Err(format!(
+            "--random-blind: {variant} with the {opening} opening has no blind choices"
+        ));
     }
+    let random_plies = match a.random_plies {
+        Some(n) if n > 0 && blind && !a.random_blind => {
+            return Err(format!(
+                "--random-plies {n}: random plies from the start of the simultaneous opening \
+                 would fix the blind choices; add --random-blind (random blind choices and race \
+                 decisions, then {n} plies), or use --opening sequential or --random-plies 0"
+            ))
+        }
+        Some(n) => n,
+        None if blind && !a.random_blind => 0,
+        None => 4,
+    };
     if a.draw_plies == 0 {
         return Err("--draw-plies must be at least 1".into());
     }
@@ -212,12 +228,13 @@ pub fn config(a: &MatchArgs) -> Result<MatchConfig, String> {
         Some(path) => {
             let text =
                 std::fs::read_to_string(path).map_err(|e| format!("--openings {path}: {e}"))?;
-            openings::load_file(path, &text, variant, columns, a.draw_plies)
+            openings::load_file(path, &text, variant, columns, opening, a.draw_plies)
                 .map_err(|e| format!("--openings: {e}"))?
         }
         None => OpeningPlan::Random {
-            plies: a.random_plies,
+            plies: random_plies,
             seed: a.seed,
+            race: a.random_blind,
         },
     };
     if a.concurrency == 0 {
@@ -231,7 +248,7 @@ pub fn config(a: &MatchArgs) -> Result<MatchConfig, String> {
             event: a.event.clone(),
             variant,
             columns,
-            opening_mode: a.opening.clone(),
+            opening,
             draw_plies: a.draw_plies,
             limits,
             margin: Duration::from_millis(a.margin),

@@ -3,8 +3,13 @@
 //!
 //! Opening `k` is the same for every pairing, so that all engines meet the
 //! same positions; both games of a pair start from it.
+//!
+//! In the simultaneous opening (RULINGS 8) random plies would fix the blind
+//! choices, the heart of that opening, for the engines; they are left to
+//! the engines unless asked for (`race`): then random blind starts and race
+//! decisions play the race to its end, and the random plies follow it.
 
-use choro_engine::{Game, Position, Variant};
+use choro_engine::{Game, Opening as Mode, Phase, Position, Variant};
 use std::fmt;
 
 /// A game's start position and where it came from.
@@ -25,7 +30,11 @@ pub enum OpeningPlan {
         positions: Vec<(usize, Position)>,
     },
     /// `plies` random legal moves from the start position (0: the start).
-    Random { plies: u32, seed: u64 },
+    /// With `race`, from a start in the simultaneous opening: first random
+    /// blind starts and race decisions to the end of the race, then the
+    /// `plies`. Without it, a start in the simultaneous opening takes no
+    /// random ply (`plies` must be 0): the engines choose blind.
+    Random { plies: u32, seed: u64, race: bool },
 }
 
 /// How many random games are tried for one opening before giving up.
@@ -69,12 +78,15 @@ impl std::error::Error for OpeningError {}
 
 /// Read an openings file: one position string a line, `#` comments and
 /// blank lines ignored. Every position must be of the match's code and
-/// width, and a game must still be going on in it.
+/// width, a Choro position must not be in the other opening mode's opening
+/// (`o2`/`o1` in a simultaneous match, `s2`/`s1`/`r` in a sequential one;
+/// main-phase positions suit both), and a game must still be going on.
 pub fn load_file(
     path: &str,
     text: &str,
     variant: Variant,
     width: u8,
+    mode: Mode,
     draw_plies: u32,
 ) -> Result<OpeningPlan, OpeningError> {
     let mut positions = Vec::new();
@@ -90,6 +102,17 @@ pub fn load_file(
                 "a {}:{} position in a {variant}:{width} match",
                 pos.variant(),
                 pos.width()
+            )));
+        }
+        let phase = pos.phase();
+        let other = match mode {
+            Mode::Simultaneous => phase.is_opening(),
+            Mode::Sequential => phase.is_simultaneous(),
+        };
+        if variant.is_choro() && other {
+            return Err(err(format!(
+                "a position of phase {} in a match with the {mode} opening (--opening)",
+                phase.token()
             )));
         }
         if let Some(o) = Game::new(pos).with_draw_plies(draw_plies).outcome() {
@@ -122,30 +145,50 @@ impl OpeningPlan {
                     source: format!("{path}:{line}"),
                 })
             }
-            OpeningPlan::Random { plies, seed } => {
-                random_opening(start, *plies, *seed, k, draw_plies)
+            OpeningPlan::Random { plies, seed, race } => {
+                random_opening(start, *plies, *race, *seed, k, draw_plies)
             }
         }
     }
 }
 
+/// In the simultaneous opening: the blind starts (`s2`, `s1`) or a race
+/// decision (`r`), the plies `race` plays before the counted ones.
+fn racing(phase: Phase) -> bool {
+    matches!(phase, Phase::Blind2 | Phase::Blind1 | Phase::Race)
+}
+
 /// `plies` uniformly random legal moves from `start`, redrawn until the
-/// game is still going on after them. Opening `k` of seed `seed` is always
-/// the same.
+/// game is still going on after them; with `race`, random blind starts and
+/// race decisions first, until the race is over (see [`OpeningPlan`]).
+/// Opening `k` of seed `seed` is always the same.
 pub fn random_opening(
     start: Position,
     plies: u32,
+    race: bool,
     seed: u64,
     k: u64,
     draw_plies: u32,
 ) -> Result<Opening, OpeningError> {
+    if plies > 0 && !race && racing(start.phase()) {
+        return Err(OpeningError(format!(
+            "{plies} random plies from phase {} would fix the blind choices of the simultaneous \
+             opening; ask for random blind choices and race decisions first (--random-blind), \
+             or use 0 plies",
+            start.phase().token()
+        )));
+    }
     let mut rng = SplitMix::new(seed ^ k.wrapping_mul(0xA24B_AED4_963E_E407));
     'tries: for _ in 0..RANDOM_TRIES {
         let mut game = Game::new(start).with_draw_plies(draw_plies);
         let mut moves = Vec::new();
-        for _ in 0..plies {
+        let mut counted = 0;
+        while counted < plies || (race && racing(game.position().phase())) {
             if game.outcome().is_some() {
                 continue 'tries;
+            }
+            if !(race && racing(game.position().phase())) {
+                counted += 1;
             }
             let legal = game.position().legal_moves();
             let (m, next) = legal[rng.below(legal.len())];
@@ -154,10 +197,15 @@ pub fn random_opening(
             game.push(m, next);
         }
         if game.outcome().is_none() {
+            let what = if race && racing(start.phase()) {
+                format!("random race and {plies} plies")
+            } else {
+                format!("random {plies} plies")
+            };
             return Ok(Opening {
                 pos: *game.position(),
                 source: format!(
-                    "random {plies} plies seed {seed} #{}{}{}",
+                    "{what} seed {seed} #{}{}{}",
                     k + 1,
                     if moves.is_empty() { "" } else { ": " },
                     moves.join(" ")

@@ -205,7 +205,7 @@ pub fn report(cfg: &MatchConfig, m: &MatchSummary) -> Vec<String> {
         t.planned,
         s.variant,
         s.columns,
-        s.opening_mode,
+        s.opening,
         s.limits.describe(),
         cfg.concurrency,
         clock(m.elapsed)
@@ -390,7 +390,7 @@ pub fn summary_json(cfg: &MatchConfig, m: &MatchSummary) -> Value {
     json!({
         "variant": s.variant.name(),
         "columns": s.columns,
-        "opening": s.opening_mode,
+        "opening": s.opening.name(),
         "draw_plies": s.draw_plies,
         "limits": s.limits.describe(),
         "margin_ms": s.margin.as_millis() as u64,

@@ -90,8 +90,9 @@ pub struct Settings {
     pub event: String,
     pub variant: Variant,
     pub columns: u8,
-    /// The `Opening` option's value (only `sequential` exists).
-    pub opening_mode: String,
+    /// The `Opening` option's value, sent to every engine; with a Choro
+    /// code it also sets the start position (`s2` or `o2`).
+    pub opening: choro_engine::Opening,
     pub draw_plies: u32,
     pub limits: Limits,
     /// How far past its time an engine may answer before it loses.
@@ -195,7 +196,7 @@ pub fn configure(e: &mut Engine, spec: &EngineSpec, s: &Settings) -> Result<(), 
     let game_opts = [
         ("Variant", s.variant.name().to_string()),
         ("Columns", s.columns.to_string()),
-        ("Opening", s.opening_mode.clone()),
+        ("Opening", s.opening.name().to_string()),
         ("DrawPlies", s.draw_plies.to_string()),
     ];
     for (name, value) in game_opts {
@@ -346,7 +347,7 @@ pub fn play(job: GameJob, slots: &mut [Slot], s: &Settings) -> Played {
         ("Pair", job.pair.to_string()),
         ("Variant", start.variant().name().to_string()),
         ("Columns", start.width().to_string()),
-        ("Opening", s.opening_mode.clone()),
+        ("Opening", s.opening.name().to_string()),
         ("DrawPlies", s.draw_plies.to_string()),
         ("A", name_of(Side::A)),
         ("B", name_of(Side::B)),

@@ -3,7 +3,7 @@
 
 use super::record::{parse_records, GameResult, Reason, Record};
 use choro_engine::rules::DEFAULT_DRAW_PLIES;
-use choro_engine::{Game, MoveError, Position};
+use choro_engine::{Game, MoveError, Opening, Position};
 use std::collections::BTreeMap;
 
 /// What a record that checks out says.
@@ -36,6 +36,20 @@ pub fn verify(r: &Record) -> Result<Verified, String> {
             return Err(format!(
                 "[Columns \"{c}\"] but the start position is {} wide",
                 start.width()
+            ));
+        }
+    }
+    if let Some(o) = r.tag("Opening") {
+        let mode: Opening = o.parse().map_err(|e| format!("[Opening \"{o}\"]: {e}"))?;
+        let phase = start.phase();
+        let other = match mode {
+            Opening::Sequential => phase.is_simultaneous(),
+            Opening::Simultaneous => phase.is_opening(),
+        };
+        if start.variant().is_choro() && other {
+            return Err(format!(
+                "[Opening \"{o}\"] but the start position is in phase {}",
+                phase.token()
             ));
         }
     }

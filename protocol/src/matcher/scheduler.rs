@@ -186,7 +186,7 @@ pub fn run(
     }
 
     let s = &cfg.settings;
-    let start = Position::startpos(s.variant, s.columns).map_err(|e| e.to_string())?;
+    let start = Position::start(s.variant, s.columns, s.opening).map_err(|e| e.to_string())?;
     let pairs = cfg.games / 2;
     let mut jobs = Vec::new();
     let mut pair_no = 0;
