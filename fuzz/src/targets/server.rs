@@ -26,7 +26,7 @@ use choro::input::{Line, LineReader, MAX_LINE};
 use choro::options::Options;
 use choro::server::Dialect;
 use choro::Server;
-use choro_engine::{Move, Position, Variant};
+use choro_engine::{Move, Opening, Position, Variant};
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
@@ -595,6 +595,7 @@ const OPTION_NAMES: &[&str] = &[
 struct Model {
     variant: Variant,
     columns: u8,
+    opening: Opening,
     pos: Position,
 }
 
@@ -605,7 +606,7 @@ impl Model {
         } else {
             self.variant.default_width()
         };
-        Position::startpos(self.variant, w).unwrap_or(self.pos)
+        Position::start(self.variant, w, self.opening).unwrap_or(self.pos)
     }
 }
 
@@ -648,6 +649,14 @@ fn setoption(rng: &mut Rng, m: &mut Model) -> String {
                 m.pos = m.start();
             }
             c.to_string()
+        }
+        "Opening" => {
+            let o = *rng.pick(&["sequential", "simultaneous", "simultaneous", "both"]);
+            if let Ok(opening) = o.parse() {
+                // Applies from the next `position startpos`.
+                m.opening = opening;
+            }
+            random_case(rng, o)
         }
         "Threads" => rng.range(0, 4).to_string(),
         "Hash" => rng.range(0, 64).to_string(),
@@ -753,7 +762,9 @@ pub fn script(rng: &mut Rng) -> String {
     let mut m = Model {
         variant: Variant::Didinga,
         columns: 8,
-        pos: Position::startpos(Variant::Didinga, 8).unwrap_or_else(|e| panic!("{e}")),
+        opening: Opening::default(),
+        pos: Position::start(Variant::Didinga, 8, Opening::default())
+            .unwrap_or_else(|e| panic!("{e}")),
     };
     let n = 1 + rng.below(24);
     let mut lines = Vec::with_capacity(n);
