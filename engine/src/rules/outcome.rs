@@ -42,7 +42,7 @@ impl fmt::Display for Outcome {
             Outcome::Draw(DrawReason::PlyCap) => write!(f, "draw by the ply cap"),
             Outcome::Draw(DrawReason::EndlessRace) => write!(
                 f,
-                "draw: an opening move of the race passed {} laps",
+                "draw: an opening move of the race never ends (it cycles, or passed {} laps)",
                 super::LAP_BUDGET
             ),
         }
