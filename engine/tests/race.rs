@@ -336,3 +336,35 @@ fn every_algorithm_plays_through_the_opening() {
         );
     }
 }
+
+/// Pondering on a blind choice: nothing is timed until `ponderhit`, then
+/// the move's time runs as for any search (the soak found a blind search
+/// that ignored `ponderhit` and thought until `stop`). The bound is
+/// generous: without the clock the search would go on for minutes.
+#[test]
+fn a_blind_search_keeps_time_after_ponderhit() {
+    use std::sync::atomic::Ordering;
+    use std::time::{Duration, Instant};
+    let p = Position::start(Variant::Acholi, 8, Opening::Simultaneous).unwrap();
+    let control = SearchControl::default();
+    control.pondering.store(true, Ordering::Relaxed);
+    let limits = Limits {
+        movetime: Some(Duration::from_millis(30)),
+        ..Limits::default()
+    };
+    let mut s = Searcher::new(SearchConfig::default());
+    let (r, after_hit) = std::thread::scope(|scope| {
+        let h = scope.spawn(|| s.search(&Game::new(p), &limits, &control, &mut |_| {}));
+        std::thread::sleep(Duration::from_millis(200));
+        let hit = Instant::now();
+        control.pondering.store(false, Ordering::Relaxed);
+        let r = h.join().unwrap();
+        (r, hit.elapsed())
+    });
+    assert!(p.play(&r.best.unwrap()).is_ok());
+    assert!(r.depth >= 1);
+    assert!(
+        after_hit < Duration::from_secs(5),
+        "{after_hit:?} after ponderhit"
+    );
+}

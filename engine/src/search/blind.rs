@@ -131,12 +131,9 @@ impl Searcher {
             return super::no_move_result(&pos);
         }
         let overhead = Duration::from_millis(self.config.move_overhead_ms);
-        let (soft, hard) =
-            if limits.infinite || control.pondering.load(std::sync::atomic::Ordering::Relaxed) {
-                (None, None)
-            } else {
-                time::allocate(limits, overhead, me)
-            };
+        // The clock as the other searches keep it: nothing counts while
+        // pondering, and it starts at `ponderhit`.
+        let tm = time::TimeManager::new(limits, overhead, me, control, start);
         let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         self.tt.new_search();
         let mut nodes = 0u64;
@@ -145,8 +142,7 @@ impl Searcher {
             let mut values = vec![vec![0.0; bg.b_starts.len()]; bg.a_starts.len()];
             for (i, row) in bg.cells.iter().enumerate() {
                 for (j, cell) in row.iter().enumerate() {
-                    let elapsed = start.elapsed();
-                    let out_of_time = hard.is_some_and(|h| elapsed >= h);
+                    let out_of_time = tm.hard_exceeded(control);
                     let out_of_nodes = limits.nodes.is_some_and(|n| nodes >= n);
                     if best.is_some() && (control.stopped() || out_of_time || out_of_nodes) {
                         break 'deepen;
@@ -157,9 +153,12 @@ impl Searcher {
                             (true, Some(n)) => Some(n - nodes),
                             _ => None,
                         },
-                        movetime: match (best.is_some(), hard) {
-                            (true, Some(h)) => Some(h - elapsed + overhead),
-                            _ => None,
+                        // What is left of the move's time (while pondering,
+                        // all of it, counted from `ponderhit` by the cell's
+                        // own clock).
+                        movetime: match best {
+                            Some(_) => tm.hard_left(control).map(|left| left + overhead),
+                            None => None,
                         },
                         ..Limits::default()
                     };
@@ -181,7 +180,7 @@ impl Searcher {
                     values[i][j] = numeric(r.score, cell.side_to_move());
                 }
             }
-            if best.is_some() && (control.stopped() || hard.is_some_and(|h| start.elapsed() >= h)) {
+            if best.is_some() && (control.stopped() || tm.hard_exceeded(control)) {
                 break;
             }
             // The mover's strategies left out by `searchmoves`: worse for
@@ -214,7 +213,8 @@ impl Searcher {
                 ..Info::default()
             });
             best = Some((depth, eq));
-            let soft_done = soft.is_some_and(|s| elapsed >= s);
+            // As alpha-beta: no new iteration past 60% of a clock's target.
+            let soft_done = tm.soft_exceeded(control, 60);
             let nodes_done = limits.nodes.is_some_and(|n| nodes >= n);
             if soft_done || nodes_done {
                 break;

@@ -77,6 +77,16 @@ impl TimeManager {
         Some(Duration::ZERO)
     }
 
+    /// What is left of the hard limit (all of it while pondering); `None`
+    /// when no time limit applies.
+    pub fn hard_left(&self, control: &SearchControl) -> Option<Duration> {
+        let h = self.hard?;
+        Some(match self.elapsed(control) {
+            Some(e) => h.saturating_sub(e),
+            None => h,
+        })
+    }
+
     /// Past the hard limit: stop now.
     pub fn hard_exceeded(&self, control: &SearchControl) -> bool {
         match self.hard {
