@@ -181,20 +181,12 @@ where
 
     #[inline]
     fn next(&self, h: u8) -> u8 {
-        if h + 1 == self.len {
-            0
-        } else {
-            h + 1
-        }
+        geometry::next_pos(h, self.len)
     }
 
     #[inline]
     fn prev(&self, h: u8) -> u8 {
-        if h == 0 {
-            self.len - 1
-        } else {
-            h - 1
-        }
+        geometry::prev_pos(h, self.len)
     }
 
     #[inline]

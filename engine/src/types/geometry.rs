@@ -22,6 +22,26 @@ pub fn number_of_pos(p: u8, w: u8) -> u8 {
     ((p as u16 + w as u16 + 2) % len) as u8 + 1
 }
 
+/// The loop position after `h` (counter-clockwise) in a loop of `len`.
+#[inline]
+pub fn next_pos(h: u8, len: u8) -> u8 {
+    if h + 1 == len {
+        0
+    } else {
+        h + 1
+    }
+}
+
+/// The loop position before `h` (clockwise) in a loop of `len`.
+#[inline]
+pub fn prev_pos(h: u8, len: u8) -> u8 {
+    if h == 0 {
+        len - 1
+    } else {
+        h - 1
+    }
+}
+
 /// True when loop position `p` is in the player's front row.
 #[inline]
 pub fn is_front(p: u8, w: u8) -> bool {
