@@ -12,6 +12,7 @@ pub mod eval;
 pub mod perft;
 pub mod rules;
 pub mod search;
+pub mod solve;
 pub mod types;
 
 pub use board::race::{Race, RaceChoice, RaceLap, Racer, RacerState};

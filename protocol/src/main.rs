@@ -34,6 +34,8 @@ enum Cmd {
     Match(Box<choro::matcher::MatchArgs>),
     /// Re-play recorded games and verify every move and result (MATCH.md).
     Replay(choro::matcher::ReplayArgs),
+    /// Prove a position's game-theoretic value (PROTOCOL.md, "choro solve").
+    Solve(choro::solve::SolveArgs),
 }
 
 #[derive(clap::Args)]
@@ -143,6 +145,7 @@ fn main() -> ExitCode {
         },
         Some(Cmd::Match(a)) => choro::matcher::match_main(&a),
         Some(Cmd::Replay(a)) => choro::matcher::replay_main(&a),
+        Some(Cmd::Solve(a)) => choro::solve::solve_main(&a),
         Some(Cmd::Bench(a)) => {
             let args = bench::BenchArgs {
                 depth: a.depth,

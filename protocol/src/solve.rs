@@ -1,0 +1,490 @@
+//! `choro solve` and the protocol's `solve`: the text and JSON reports of
+//! the solver (PROTOCOL.md, "choro solve").
+
+use choro_engine::solve::retro::Graph;
+use choro_engine::solve::{
+    BlindSolution, Progress, Solution, SolveConfig, SolveLimits, Solver, Value,
+};
+use choro_engine::{Opening, Position, Side, Variant};
+use serde_json::json;
+use std::io::{self, IsTerminal, Write};
+use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+/// One progress line.
+pub fn progress_line(p: &Progress) -> String {
+    let mut s = String::from("progress");
+    if let Some((k, n)) = p.cell {
+        s.push_str(&format!(" cell {k}/{n}"));
+    }
+    s.push_str(&format!(
+        " plies {} nodes {} nps {} proven {} hashfull {} time {:.1} bounds {}",
+        p.plies,
+        p.nodes,
+        p.nps,
+        p.proven,
+        p.hashfull,
+        p.elapsed.as_secs_f64(),
+        p.bounds
+    ));
+    s
+}
+
+/// A progress report as one JSON object.
+pub fn progress_json(p: &Progress) -> serde_json::Value {
+    json!({
+        "type": "progress",
+        "cell": p.cell.map(|(k, n)| [k, n]),
+        "plies": p.plies,
+        "nodes": p.nodes,
+        "nps": p.nps,
+        "proven": p.proven,
+        "hashfull": p.hashfull,
+        "time_ms": p.elapsed.as_millis() as u64,
+        "bounds": p.bounds,
+    })
+}
+
+/// `win 19`, `loss 4`, `draw`, or `unknown` with the bounds proven.
+pub fn value_text(s: &Solution) -> String {
+    match s.value {
+        Some(v) => v.to_string(),
+        None => format!(
+            "unknown nowin {} noloss {}",
+            s.nowin_within, s.noloss_within
+        ),
+    }
+}
+
+/// The value as the protocol's score: `win N`, `loss N`, `draw`.
+pub fn value_word(v: Value) -> (&'static str, Option<u32>) {
+    match v {
+        Value::Win(n) => ("win", Some(n)),
+        Value::Loss(n) => ("loss", Some(n)),
+        Value::Draw => ("draw", None),
+    }
+}
+
+/// The report lines of a solved (or bounded) position.
+pub fn solution_lines(pos: &Position, s: &Solution) -> Vec<String> {
+    let mut out = vec![format!(
+        "value {} for {}",
+        value_text(s),
+        pos.side_to_move()
+    )];
+    if !s.pv.is_empty() {
+        let pv: Vec<String> = s.pv.iter().map(|m| m.to_string()).collect();
+        out.push(format!("pv {}", pv.join(" ")));
+    }
+    out.push(format!(
+        "nodes {} proven {} time {:.2}",
+        s.nodes,
+        s.proven,
+        s.elapsed.as_secs_f64()
+    ));
+    out
+}
+
+/// The solution as one JSON object.
+pub fn solution_json(pos: &Position, s: &Solution) -> serde_json::Value {
+    let (word, plies) = match s.value {
+        Some(v) => {
+            let (w, n) = value_word(v);
+            (w, n)
+        }
+        None => ("unknown", None),
+    };
+    json!({
+        "type": "solution",
+        "position": pos.to_string(),
+        "side": pos.side_to_move().to_string(),
+        "value": word,
+        "plies": plies,
+        "nowin_within": s.nowin_within,
+        "noloss_within": s.noloss_within,
+        "pv": s.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
+        "nodes": s.nodes,
+        "proven": s.proven,
+        "time_ms": s.elapsed.as_millis() as u64,
+    })
+}
+
+/// A cell's value for A: `+1`, `0`, `-1`, or a range like `-1..+1`.
+fn range_text((lo, hi): (i8, i8)) -> String {
+    if lo == hi {
+        format!("{lo:+}")
+    } else {
+        format!("{lo:+}..{hi:+}")
+    }
+}
+
+/// The report lines of a solved blind position: each cell, the matrix of
+/// values for A, the value and both equilibrium strategies.
+pub fn blind_lines(b: &BlindSolution) -> Vec<String> {
+    let mut out = Vec::new();
+    for (i, a) in b.a_starts.iter().enumerate() {
+        for (j, bm) in b.b_starts.iter().enumerate() {
+            let c = &b.cells[i][j];
+            let side = b.positions[i][j].side_to_move();
+            out.push(format!(
+                "cell {a} {bm} for A {} value {} for {side} nodes {} position {}",
+                range_text(b.for_a[i][j]),
+                value_text(c),
+                c.nodes,
+                b.positions[i][j]
+            ));
+        }
+    }
+    let width = b
+        .a_starts
+        .iter()
+        .chain(&b.b_starts)
+        .map(|m| m.to_string().len())
+        .max()
+        .unwrap_or(1)
+        .max(6);
+    let mut head = format!("matrix {:>width$}", "A\\B");
+    for m in &b.b_starts {
+        head.push_str(&format!(" {:>width$}", m.to_string()));
+    }
+    out.push(head);
+    for (i, a) in b.a_starts.iter().enumerate() {
+        let mut row = format!("matrix {:>width$}", a.to_string());
+        for c in &b.for_a[i] {
+            row.push_str(&format!(" {:>width$}", range_text(*c)));
+        }
+        out.push(row);
+    }
+    match &b.equilibrium {
+        Some(eq) => {
+            out.push(format!("value {:.4} for A (exact)", eq.value));
+            out.push(format!("strategy A {}", strategy(&b.a_starts, &eq.row)));
+            out.push(format!("strategy B {}", strategy(&b.b_starts, &eq.col)));
+        }
+        None => out.push(format!(
+            "value between {:.4} and {:.4} for A (cells unsolved)",
+            b.value_lo, b.value_hi
+        )),
+    }
+    out.push(format!(
+        "nodes {} time {:.2}",
+        b.nodes,
+        b.elapsed.as_secs_f64()
+    ));
+    out
+}
+
+fn strategy(moves: &[choro_engine::Move], p: &[f64]) -> String {
+    let parts: Vec<String> = moves
+        .iter()
+        .zip(p)
+        .filter(|(_, &x)| x > 1e-9)
+        .map(|(m, x)| format!("{m}:{x:.4}"))
+        .collect();
+    parts.join(" ")
+}
+
+/// The blind solution as one JSON object.
+pub fn blind_json(pos: &Position, b: &BlindSolution) -> serde_json::Value {
+    let cells: Vec<serde_json::Value> = b
+        .cells
+        .iter()
+        .enumerate()
+        .flat_map(|(i, row)| {
+            row.iter().enumerate().map(move |(j, c)| {
+                let p = &b.positions[i][j];
+                let mut v = solution_json(p, c);
+                v["a"] = json!(b.a_starts[i].to_string());
+                v["b"] = json!(b.b_starts[j].to_string());
+                v["for_a"] = json!([b.for_a[i][j].0, b.for_a[i][j].1]);
+                v
+            })
+        })
+        .collect();
+    json!({
+        "type": "blind",
+        "position": pos.to_string(),
+        "a_starts": b.a_starts.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
+        "b_starts": b.b_starts.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
+        "cells": cells,
+        "exact": b.equilibrium.is_some(),
+        "value_lo": b.value_lo,
+        "value_hi": b.value_hi,
+        "a_strategy": b.equilibrium.as_ref().map(|e| e.row.clone()),
+        "b_strategy": b.equilibrium.as_ref().map(|e| e.col.clone()),
+        "nodes": b.nodes,
+        "time_ms": b.elapsed.as_millis() as u64,
+    })
+}
+
+/// The side a value is reported for.
+pub fn side_name(s: Side) -> &'static str {
+    match s {
+        Side::A => "A",
+        Side::B => "B",
+    }
+}
+
+/// The arguments of `choro solve`.
+#[derive(clap::Args, Debug)]
+pub struct SolveArgs {
+    /// Rule code of the start position.
+    #[arg(long, default_value = "didinga", value_parser = ["didinga", "lango", "acholi", "adjiboto"])]
+    pub variant: String,
+    /// Board width (Didinga only: 8..16).
+    #[arg(long, value_parser = clap::value_parser!(u8).range(8..=16))]
+    pub columns: Option<u8>,
+    /// Opening mode of the start position (Choro codes). In the
+    /// simultaneous one the start is the blind matrix game of phase s2.
+    #[arg(long, default_value = "simultaneous", value_parser = ["sequential", "simultaneous"])]
+    pub opening: String,
+    /// Solve this position string instead.
+    #[arg(long, conflicts_with_all = ["variant", "columns", "opening"])]
+    pub pos: Option<String>,
+    /// Solver threads.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+    pub threads: u64,
+    /// Memory of the table of facts, in MiB.
+    #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
+    pub hash: u64,
+    /// Stop after this many seconds (whole solve), reporting the bounds proven.
+    #[arg(long, value_parser = parse_seconds)]
+    pub time: Option<f64>,
+    /// Stop after this many nodes.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub nodes: Option<u64>,
+    /// Deepest iteration, in plies.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=4094))]
+    pub plies: Option<u32>,
+    /// Save file: facts proven are appended as they are proven and loaded
+    /// again by a later run with the same file (resume).
+    #[arg(long)]
+    pub save: Option<std::path::PathBuf>,
+    /// Seconds between progress reports.
+    #[arg(long, default_value_t = 1.0, value_parser = parse_seconds)]
+    pub progress: f64,
+    /// Check the value by a second method: retrograde analysis of every
+    /// position reachable, up to this many (per cell in a blind solve).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub retro: Option<u64>,
+    /// JSON objects, one a line, instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+fn parse_seconds(s: &str) -> Result<f64, String> {
+    let t: f64 = s
+        .parse()
+        .map_err(|_| format!("'{s}' is not a number of seconds"))?;
+    if !(t > 0.0 && t <= 1e9) {
+        return Err(format!("{s}: seconds must be above 0 and at most 1e9"));
+    }
+    Ok(t)
+}
+
+/// The position a `choro solve` command names.
+fn solve_position(a: &SolveArgs) -> Result<Position, String> {
+    let pos: Position = match &a.pos {
+        Some(s) => s.parse().map_err(|e| format!("--pos: {e}"))?,
+        None => {
+            let v: Variant = a.variant.parse().map_err(|e| format!("--variant: {e}"))?;
+            let w = a.columns.unwrap_or(v.default_width());
+            let o: Opening = a.opening.parse().map_err(|e| format!("--opening: {e}"))?;
+            Position::start(v, w, o).map_err(|e| format!("--columns: {e}"))?
+        }
+    };
+    if pos.phase() == choro_engine::Phase::RaceOver || !pos.has_legal_move() {
+        return Err(format!(
+            "the game is over in this position ({}): nothing to solve",
+            pos.outcome()
+                .map_or("no legal move".to_string(), |o| o.to_string())
+        ));
+    }
+    Ok(pos)
+}
+
+/// `choro solve`: exit 0 with the value or the bounds proven, 2 on bad
+/// input (nothing written), 1 when the solve itself failed.
+pub fn solve_main(a: &SolveArgs) -> ExitCode {
+    let pos = match solve_position(a) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("choro solve: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let command: Vec<String> = std::env::args().collect();
+    let config = SolveConfig {
+        threads: a.threads as usize,
+        hash_mb: a.hash as usize,
+        save: a.save.clone(),
+        header: vec![
+            format!(
+                "choro {} solve: {}",
+                env!("CARGO_PKG_VERSION"),
+                command.join(" ")
+            ),
+            format!("root {pos}"),
+            format!("started {}", unix_time()),
+        ],
+    };
+    let solver = match Solver::new(&config) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("choro solve: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let limits = SolveLimits {
+        plies: a.plies,
+        nodes: a.nodes,
+        time: a.time.map(Duration::from_secs_f64),
+    };
+    let stop = AtomicBool::new(false);
+    let every = Duration::from_secs_f64(a.progress);
+    let stdout = io::stdout();
+    let tty = stdout.is_terminal() && !a.json;
+    let bar = tty.then(|| {
+        let b = indicatif::ProgressBar::new_spinner();
+        b.enable_steady_tick(Duration::from_millis(200));
+        b
+    });
+    let mut emit = |l: String| {
+        let mut out = stdout.lock();
+        let _ = writeln!(out, "{l}").and_then(|()| out.flush());
+    };
+    if !a.json {
+        emit(format!("solve {pos}"));
+        if solver.saved_positions() > 0 {
+            emit(format!(
+                "resumed {} positions from the save file",
+                solver.saved_positions()
+            ));
+        }
+    }
+    let mut progress = |p: &Progress| match &bar {
+        Some(b) => {
+            if let Some((k, n)) = p.cell {
+                b.set_length(n as u64);
+                b.set_position(k as u64 - 1);
+                b.set_style(
+                    indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} cells {msg}")
+                        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+                );
+            }
+            b.set_message(progress_line(p));
+        }
+        None if a.json => emit(progress_json(p).to_string()),
+        None => emit(progress_line(p)),
+    };
+    let blind = pos.phase().is_blind();
+    let status = if blind {
+        match solver.solve_blind(&pos, &limits, &stop, every, &mut progress) {
+            Ok(b) => {
+                if let Some(bar) = &bar {
+                    bar.finish_and_clear();
+                }
+                if a.json {
+                    emit(blind_json(&pos, &b).to_string());
+                } else {
+                    blind_lines(&b).into_iter().for_each(&mut emit);
+                }
+                match a.retro {
+                    Some(max) => {
+                        let mut ok = true;
+                        for (i, row) in b.positions.iter().enumerate() {
+                            for (j, c) in row.iter().enumerate() {
+                                let cell = format!("cell {} {}", b.a_starts[i], b.b_starts[j]);
+                                ok &= retro_check(c, &b.cells[i][j], max, &cell, &mut emit);
+                            }
+                        }
+                        ok
+                    }
+                    None => true,
+                }
+            }
+            Err(e) => {
+                eprintln!("choro solve: {e}");
+                return ExitCode::FAILURE;
+            }
+        }
+    } else {
+        match solver.solve(&pos, &limits, &stop, every, &mut progress) {
+            Ok(s) => {
+                if let Some(bar) = &bar {
+                    bar.finish_and_clear();
+                }
+                if a.json {
+                    emit(solution_json(&pos, &s).to_string());
+                } else {
+                    solution_lines(&pos, &s).into_iter().for_each(&mut emit);
+                }
+                match a.retro {
+                    Some(max) => retro_check(&pos, &s, max, "root", &mut emit),
+                    None => true,
+                }
+            }
+            Err(e) => {
+                eprintln!("choro solve: {e}");
+                return ExitCode::FAILURE;
+            }
+        }
+    };
+    if !a.json {
+        emit(format!(
+            "threads {} hash {} MiB",
+            a.threads,
+            solver.table_bytes() >> 20
+        ));
+    }
+    if let Some(e) = solver.save_error() {
+        eprintln!("choro solve: save file: {e}");
+        return ExitCode::FAILURE;
+    }
+    if status {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
+/// Check a solution by retrograde analysis; false when they disagree.
+fn retro_check(
+    pos: &Position,
+    s: &Solution,
+    max: u64,
+    what: &str,
+    emit: &mut dyn FnMut(String),
+) -> bool {
+    let stop = AtomicBool::new(false);
+    match Graph::analyse(pos, max as usize, &stop) {
+        Ok(g) => {
+            let v = g.root_value();
+            let agrees = s.value.is_none_or(|sv| sv == v)
+                && match v {
+                    Value::Win(n) => s.nowin_within < n,
+                    Value::Loss(n) => s.noloss_within < n,
+                    Value::Draw => true,
+                };
+            emit(format!(
+                "retro {what} value {v} positions {} moves {} {}",
+                g.len(),
+                g.edges(),
+                if agrees { "agrees" } else { "DISAGREES" }
+            ));
+            agrees
+        }
+        Err(e) => {
+            emit(format!("retro {what} not run: {e}"));
+            true
+        }
+    }
+}
+
+fn unix_time() -> String {
+    let t = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    format!("{t} (unix time)")
+}
