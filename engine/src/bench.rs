@@ -229,6 +229,8 @@ pub fn run(opts: &BenchOptions, row: &mut dyn FnMut(&BenchRow)) -> BenchSummary 
             algorithm: Algorithm::AlphaBeta,
             ..SearchConfig::default()
         });
+        // The bench measures search: no answer from the book of solved positions.
+        searcher.set_book(false);
         let game = Game::new(b.position);
         let limits = Limits {
             depth: Some(depth),

@@ -1,6 +1,7 @@
 //! `choro solve` and the protocol's `solve`: the text and JSON reports of
 //! the solver (PROTOCOL.md, "choro solve").
 
+use choro_engine::solve::book::{line_entries, Book};
 use choro_engine::solve::retro::Graph;
 use choro_engine::solve::{
     BlindSolution, Progress, Solution, SolveConfig, SolveLimits, Solver, Value,
@@ -268,9 +269,38 @@ pub struct SolveArgs {
     /// position reachable, up to this many (per cell in a blind solve).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub retro: Option<u64>,
+    /// Write what was proven as a book (positions/solved/README.md): the
+    /// root or every cell, and the positions along best play.
+    #[arg(long)]
+    pub book: Option<std::path::PathBuf>,
     /// JSON objects, one a line, instead of text.
     #[arg(long)]
     pub json: bool,
+}
+
+/// The book entries of a solved position: it and its line of best play.
+fn book_of(pos: &Position, s: &Solution, book: &mut Book) -> Result<(), String> {
+    if let Some(v) = s.value {
+        for e in line_entries(pos, v, &s.pv)? {
+            book.insert(e);
+        }
+    }
+    Ok(())
+}
+
+/// Write `book` to `path` with the provenance header.
+fn write_book(path: &std::path::Path, header: &[String], book: &Book) -> Result<(), String> {
+    let mut text = String::new();
+    text.push_str("# choro book of solved positions (format: positions/solved/README.md)\n");
+    for h in header {
+        text.push_str(&format!("# {h}\n"));
+    }
+    text.push_str(&format!("# finished {}\n", unix_time()));
+    for e in book.entries() {
+        text.push_str(&Book::line(e));
+        text.push('\n');
+    }
+    std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 fn parse_seconds(s: &str) -> Result<f64, String> {
@@ -321,8 +351,9 @@ pub fn solve_main(a: &SolveArgs) -> ExitCode {
         save: a.save.clone(),
         header: vec![
             format!(
-                "choro {} solve: {}",
+                "choro {} (commit {}) solve: {}",
                 env!("CARGO_PKG_VERSION"),
+                env!("CHORO_COMMIT"),
                 command.join(" ")
             ),
             format!("root {pos}"),
@@ -390,6 +421,21 @@ pub fn solve_main(a: &SolveArgs) -> ExitCode {
                 } else {
                     blind_lines(&b).into_iter().for_each(&mut emit);
                 }
+                let mut book = Book::default();
+                for (i, row) in b.positions.iter().enumerate() {
+                    for (j, c) in row.iter().enumerate() {
+                        if let Err(e) = book_of(c, &b.cells[i][j], &mut book) {
+                            eprintln!("choro solve: {e}");
+                            return ExitCode::FAILURE;
+                        }
+                    }
+                }
+                if let Some(path) = &a.book {
+                    if let Err(e) = write_book(path, &config.header, &book) {
+                        eprintln!("choro solve: {e}");
+                        return ExitCode::FAILURE;
+                    }
+                }
                 match a.retro {
                     Some(max) => {
                         let mut ok = true;
@@ -419,6 +465,15 @@ pub fn solve_main(a: &SolveArgs) -> ExitCode {
                     emit(solution_json(&pos, &s).to_string());
                 } else {
                     solution_lines(&pos, &s).into_iter().for_each(&mut emit);
+                }
+                if let Some(path) = &a.book {
+                    let mut book = Book::default();
+                    let written = book_of(&pos, &s, &mut book)
+                        .and_then(|()| write_book(path, &config.header, &book));
+                    if let Err(e) = written {
+                        eprintln!("choro solve: {e}");
+                        return ExitCode::FAILURE;
+                    }
                 }
                 match a.retro {
                     Some(max) => retro_check(&pos, &s, max, "root", &mut emit),
@@ -482,9 +537,26 @@ fn retro_check(
     }
 }
 
+/// The time now in UTC, as `2026-11-24 06:50:00 UTC`.
 fn unix_time() -> String {
     let t = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
-    format!("{t} (unix time)")
+    let (days, secs) = ((t / 86_400) as i64, t % 86_400);
+    // Civil date from days since 1970-01-01 (H. Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + (m <= 2) as i64;
+    format!(
+        "{y:04}-{m:02}-{d:02} {:02}:{:02}:{:02} UTC",
+        secs / 3600,
+        secs / 60 % 60,
+        secs % 60
+    )
 }

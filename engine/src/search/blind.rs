@@ -85,6 +85,37 @@ impl BlindGame {
     }
 }
 
+/// The mover's strategies left out by `searchmoves`: worse for him than
+/// any result (`hopeless`), so that the solver never plays them.
+fn exclude(values: &mut [Vec<f64>], allowed: &[bool], me: Side, hopeless: f64) {
+    for (k, _) in allowed.iter().enumerate().filter(|(_, ok)| !**ok) {
+        if me == Side::A {
+            values[k].iter_mut().for_each(|v| *v = -hopeless);
+        } else {
+            values.iter_mut().for_each(|row| row[k] = hopeless);
+        }
+    }
+}
+
+impl BlindGame {
+    /// The matrix of proven cell values for A (+1 a win, 0 a draw, -1 a
+    /// loss), when the book of solved positions has every cell.
+    pub fn book_values(&self) -> Option<Vec<Vec<f64>>> {
+        let book = crate::solve::book::builtin();
+        self.cells
+            .iter()
+            .map(|row| {
+                row.iter()
+                    .map(|c| {
+                        let v = book.get(c)?.value.sign() as f64;
+                        Some(if c.side_to_move() == Side::A { v } else { -v })
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+}
+
 /// One line of strategy: `a:0.5000 b:0.5000`, zero entries left out.
 fn strategy_text(moves: &[Move], p: &[f64]) -> String {
     let mut s = String::new();
@@ -138,6 +169,26 @@ impl Searcher {
         self.tt.new_search();
         let mut nodes = 0u64;
         let mut best: Option<(u32, Equilibrium)> = None;
+        // Every cell solved in the book: the exact game of proven values.
+        if let Some(values) = self.book.then(|| bg.book_values()).flatten() {
+            let mut values = values;
+            exclude(&mut values, &allowed, me, 2.0);
+            let eq = matrix::solve(&values);
+            info(&Info {
+                string: Some(format!(
+                    "blind {}x{} from the book of solved cells: value {:.4} for A; A {}; B {}",
+                    bg.a_starts.len(),
+                    bg.b_starts.len(),
+                    eq.value,
+                    strategy_text(&bg.a_starts, &eq.row),
+                    strategy_text(&bg.b_starts, &eq.col)
+                )),
+                ..Info::default()
+            });
+            best = Some((1, eq));
+        }
+        // With the exact game in hand there is nothing to deepen.
+        let max_depth = if best.is_some() { 0 } else { max_depth };
         'deepen: for depth in 1..=max_depth {
             let mut values = vec![vec![0.0; bg.b_starts.len()]; bg.a_starts.len()];
             for (i, row) in bg.cells.iter().enumerate() {
@@ -183,16 +234,7 @@ impl Searcher {
             if best.is_some() && (control.stopped() || tm.hard_exceeded(control)) {
                 break;
             }
-            // The mover's strategies left out by `searchmoves`: worse for
-            // him than any loss, so that the solver never plays them.
-            let hopeless = 2.0 * MATE as f64;
-            for (k, _) in allowed.iter().enumerate().filter(|(_, ok)| !**ok) {
-                if me == Side::A {
-                    values[k].iter_mut().for_each(|v| *v = -hopeless);
-                } else {
-                    values.iter_mut().for_each(|row| row[k] = hopeless);
-                }
-            }
+            exclude(&mut values, &allowed, me, 2.0 * MATE as f64);
             let eq = matrix::solve(&values);
             let elapsed = start.elapsed();
             let value = if me == Side::A { eq.value } else { -eq.value };

@@ -177,6 +177,42 @@ fn no_move_result(pos: &Position) -> SearchResult {
     }
 }
 
+/// The book's move where the book knows the position: a move that keeps the
+/// proven value (the fastest win, the longest loss), reported as the score.
+fn book_result(
+    pos: &Position,
+    limits: &Limits,
+    info: &mut dyn FnMut(&Info),
+) -> Option<SearchResult> {
+    use crate::solve::Value;
+    let e = crate::solve::book::builtin().get(pos)?;
+    let best = e.best?;
+    if !limits.searchmoves.is_empty() && !limits.searchmoves.contains(&best) {
+        return None;
+    }
+    let (score, n) = match e.value {
+        Value::Win(n) => (Score::Win(n), n),
+        Value::Loss(n) => (Score::Loss(n), n),
+        Value::Draw => (Score::Cp(0), 0),
+    };
+    info(&Info {
+        depth: Some(n.max(1)),
+        score: Some(score),
+        nodes: Some(0),
+        time_ms: Some(0),
+        pv: vec![best],
+        string: Some(format!("book: {} for the side to move", e.value)),
+        ..Info::default()
+    });
+    Some(SearchResult {
+        best: Some(pos.restyle(best)),
+        ponder: None,
+        score: Some(score),
+        depth: n.max(1),
+        nodes: 0,
+    })
+}
+
 /// What a configuration keeps between searches, in MiB: alpha-beta's table
 /// or MCTS's tree, each of the whole `Hash`; the baselines keep neither.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -217,6 +253,8 @@ pub struct Searcher {
     mcts: MctsOptions,
     /// Blind choices made so far: mixed into the draw of each (with `Seed`).
     blind_count: u64,
+    /// Play from the book of solved positions (`OwnBook`).
+    book: bool,
 }
 
 impl Searcher {
@@ -234,6 +272,7 @@ impl Searcher {
             ab: AbOptions::default(),
             mcts: MctsOptions::default(),
             blind_count: 0,
+            book: true,
         }
     }
 
@@ -335,6 +374,16 @@ impl Searcher {
         self.eval.weights = w;
     }
 
+    /// Whether the searcher plays from the book of solved positions
+    /// (`solve::book::builtin`); on by default.
+    pub fn book(&self) -> bool {
+        self.book
+    }
+
+    pub fn set_book(&mut self, on: bool) {
+        self.book = on;
+    }
+
     /// Alpha-beta refinements (all on by default).
     pub fn ab_options(&self) -> &AbOptions {
         &self.ab
@@ -373,6 +422,11 @@ impl Searcher {
         info: &mut dyn FnMut(&Info),
         eval: &E,
     ) -> SearchResult {
+        if self.book {
+            if let Some(r) = book_result(game.position(), limits, info) {
+                return r;
+            }
+        }
         if game.position().phase().is_blind()
             && matches!(
                 self.config.algorithm,

@@ -15,6 +15,8 @@
 //! players' starts: every cell is solved, and the game of cell values (+1
 //! a win for A, 0 a draw, -1 a loss) is solved exactly (`search::matrix`).
 
+pub mod book;
+pub mod check;
 pub mod retro;
 pub mod search;
 pub mod store;
@@ -254,6 +256,24 @@ impl Solver {
     ) -> Result<Solution, String> {
         if pos.phase().is_blind() {
             return Err("a blind phase (s2, s1) is a matrix game: use solve_blind".into());
+        }
+        if !pos.has_legal_move() {
+            // The end itself: no iteration, the distance is 0.
+            let value =
+                if crate::search::common::terminal_value(pos, 0) == crate::search::common::DRAW {
+                    Value::Draw
+                } else {
+                    Value::Loss(0)
+                };
+            return Ok(Solution {
+                value: Some(value),
+                nowin_within: 0,
+                noloss_within: 0,
+                pv: Vec::new(),
+                nodes: 0,
+                proven: 0,
+                elapsed: start.elapsed(),
+            });
         }
         let max = limits.plies.unwrap_or(MAX_PLIES).min(MAX_PLIES);
         let known = self.known(pos);

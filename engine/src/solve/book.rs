@@ -1,0 +1,190 @@
+//! The book of solved positions (`positions/solved/*.book`): what the
+//! solver proved, for the engine to play from and for others to check.
+//!
+//! Format (text, UTF-8; positions/solved/README.md): `#` lines are comments
+//! and carry the provenance (command, commit, date); every other line is
+//!
+//! ```text
+//! <position string> TAB <value> TAB <move>
+//! ```
+//!
+//! where the value is from the side to move's point of view (`win N`,
+//! `loss N` with N the plies to the end under best play, or `draw`) and the
+//! move keeps it (the fastest win, the longest loss), or `-` where no move
+//! is given. A blind position's matrix is the set of its cells' entries.
+
+use super::Value;
+use crate::board::Position;
+use crate::types::moves::Move;
+use fxhash::FxHashMap;
+
+/// One book entry.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    pub pos: Position,
+    pub value: Value,
+    pub best: Option<Move>,
+}
+
+/// A book: entries by position.
+#[derive(Clone, Debug, Default)]
+pub struct Book {
+    map: FxHashMap<u64, Entry>,
+    order: Vec<u64>,
+}
+
+/// A value from its written form.
+pub fn parse_value(s: &str) -> Result<Value, String> {
+    let mut w = s.split_whitespace();
+    let v = match (w.next(), w.next()) {
+        (Some("draw"), None) => Value::Draw,
+        (Some(k @ ("win" | "loss")), Some(n)) => {
+            let n: u32 = n.parse().map_err(|_| format!("bad distance '{n}'"))?;
+            if k == "win" {
+                Value::Win(n)
+            } else {
+                Value::Loss(n)
+            }
+        }
+        _ => return Err(format!("bad value '{s}' (win N, loss N, draw)")),
+    };
+    if w.next().is_some() {
+        return Err(format!("bad value '{s}'"));
+    }
+    Ok(v)
+}
+
+impl Book {
+    /// Parse a book; an error names the line.
+    pub fn parse(text: &str) -> Result<Book, String> {
+        let mut b = Book::default();
+        for (i, line) in text.lines().enumerate() {
+            let line = line.trim_end_matches('\r');
+            if line.trim().is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let e = Self::parse_line(line).map_err(|e| format!("line {}: {e}", i + 1))?;
+            if let Some(old) = b.get(&e.pos) {
+                if old.value != e.value {
+                    return Err(format!("line {}: contradicts an earlier line", i + 1));
+                }
+                continue;
+            }
+            b.insert(e);
+        }
+        Ok(b)
+    }
+
+    fn parse_line(line: &str) -> Result<Entry, String> {
+        let mut f = line.split('\t');
+        let (Some(p), Some(v), Some(m), None) = (f.next(), f.next(), f.next(), f.next()) else {
+            return Err("expected position, value and move separated by tabs".into());
+        };
+        let pos: Position = p.parse().map_err(|e| format!("position: {e}"))?;
+        let value = parse_value(v)?;
+        let best = if m == "-" {
+            None
+        } else {
+            let (mv, _) = pos.parse_move(m).map_err(|e| format!("move {m}: {e}"))?;
+            Some(mv)
+        };
+        Ok(Entry {
+            pos: pos.with_ply(0),
+            value,
+            best,
+        })
+    }
+
+    /// Add an entry (a later one for the same position replaces it).
+    pub fn insert(&mut self, e: Entry) {
+        let k = e.pos.hash();
+        if self.map.insert(k, e).is_none() {
+            self.order.push(k);
+        }
+    }
+
+    /// The entry of `pos`, if the book has it.
+    pub fn get(&self, pos: &Position) -> Option<&Entry> {
+        self.map.get(&pos.hash()).filter(|e| e.pos.same_state(pos))
+    }
+
+    pub fn len(&self) -> usize {
+        self.map.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.map.is_empty()
+    }
+
+    /// Entries in the order they were added.
+    pub fn entries(&self) -> impl Iterator<Item = &Entry> {
+        self.order.iter().filter_map(|k| self.map.get(k))
+    }
+
+    /// One line of the book.
+    pub fn line(e: &Entry) -> String {
+        format!(
+            "{}\t{}\t{}",
+            e.pos.with_ply(0),
+            e.value,
+            e.best.map_or("-".to_string(), |m| m.to_string())
+        )
+    }
+
+    /// Merge another book in.
+    pub fn extend(&mut self, o: &Book) {
+        for e in o.entries() {
+            self.insert(*e);
+        }
+    }
+}
+
+/// The books shipped with the engine (positions/solved/), parsed once.
+pub fn builtin() -> &'static Book {
+    static BOOK: std::sync::OnceLock<Book> = std::sync::OnceLock::new();
+    BOOK.get_or_init(|| {
+        let mut b = Book::default();
+        for text in BUILTIN {
+            // A shipped book that does not parse is a build error caught by
+            // the tests (tests/solve.rs); here it is left out.
+            if let Ok(x) = Book::parse(text) {
+                b.extend(&x);
+            }
+        }
+        b
+    })
+}
+
+/// The texts of the shipped books.
+pub const BUILTIN: &[&str] = &[include_str!("../../../positions/solved/lango.book")];
+
+/// The entries along a line of best play: `pos` has `value` and `pv` is
+/// the line to the end; each position on it gets its value and the move
+/// the line plays there, the last (the end) its value alone.
+pub fn line_entries(pos: &Position, value: Value, pv: &[Move]) -> Result<Vec<Entry>, String> {
+    let mut out = Vec::new();
+    let (mut p, mut v) = (pos.with_ply(0), value);
+    for m in pv {
+        let next = p.play(m).map_err(|e| format!("{e} in the line at {p}"))?;
+        out.push(Entry {
+            pos: p,
+            value: v,
+            best: Some(*m),
+        });
+        let same = next.side_to_move() == p.side_to_move();
+        v = match v {
+            Value::Win(n) if same => Value::Win(n.saturating_sub(1)),
+            Value::Win(n) => Value::Loss(n.saturating_sub(1)),
+            Value::Loss(n) if same => Value::Loss(n.saturating_sub(1)),
+            Value::Loss(n) => Value::Win(n.saturating_sub(1)),
+            Value::Draw => Value::Draw,
+        };
+        p = next.with_ply(0);
+    }
+    out.push(Entry {
+        pos: p,
+        value: v,
+        best: None,
+    });
+    Ok(out)
+}

@@ -1,0 +1,128 @@
+//! A plain check of a claimed value, independent of the proving search: it
+//! shares nothing with `search` or `table` but the rules (`legal_moves`,
+//! the end-of-game rule), and memoizes only exact answers of one question.
+//!
+//! A win in `n` for the side to move is checked as two facts: the winner
+//! forces an end within `n` plies, and not within `n - 1`. A loss in `n`
+//! likewise for the other side. A draw is checked by retrograde analysis
+//! when the reachable graph is small enough, else refused as unchecked.
+
+use super::retro::Graph;
+use super::Value;
+use crate::board::Position;
+use crate::search::common::{terminal_value, DRAW};
+use crate::types::Side;
+use fxhash::FxHashMap;
+use std::sync::atomic::AtomicBool;
+
+/// Whether `winner` forces the other player to an end he loses within
+/// `plies` plies, by plain exhaustive recursion over every legal move.
+pub struct Checker {
+    memo: FxHashMap<(u64, u32, u8), bool>,
+    nodes: u64,
+    budget: u64,
+}
+
+/// Why a check did not confirm a value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CheckError {
+    /// The value is wrong: what the check found instead.
+    Wrong(String),
+    /// The check ran out of its node budget.
+    Budget,
+}
+
+impl std::fmt::Display for CheckError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CheckError::Wrong(s) => write!(f, "wrong value: {s}"),
+            CheckError::Budget => write!(f, "not checked: node budget exhausted"),
+        }
+    }
+}
+
+impl Checker {
+    pub fn new(budget: u64) -> Checker {
+        Checker {
+            memo: FxHashMap::default(),
+            nodes: 0,
+            budget,
+        }
+    }
+
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    fn forces(&mut self, pos: &Position, winner: Side, plies: u32) -> Result<bool, CheckError> {
+        let key = (pos.hash(), plies, winner.index() as u8);
+        if let Some(&b) = self.memo.get(&key) {
+            return Ok(b);
+        }
+        self.nodes += 1;
+        if self.nodes > self.budget {
+            return Err(CheckError::Budget);
+        }
+        let moves = pos.legal_moves();
+        let b = if moves.is_empty() {
+            terminal_value(pos, 0) != DRAW && pos.side_to_move() != winner
+        } else if plies == 0 {
+            false
+        } else if pos.side_to_move() == winner {
+            let mut any = false;
+            for (_, c) in &moves {
+                if self.forces(c, winner, plies - 1)? {
+                    any = true;
+                    break;
+                }
+            }
+            any
+        } else {
+            let mut all = true;
+            for (_, c) in &moves {
+                if !self.forces(c, winner, plies - 1)? {
+                    all = false;
+                    break;
+                }
+            }
+            all
+        };
+        self.memo.insert(key, b);
+        Ok(b)
+    }
+
+    /// Confirm that `value` (for the side to move) is the value of `pos`.
+    /// Draws need the retrograde analysis to fit in `max_states` positions.
+    pub fn check(
+        &mut self,
+        pos: &Position,
+        value: Value,
+        max_states: usize,
+    ) -> Result<(), CheckError> {
+        let me = pos.side_to_move();
+        let (winner, n) = match value {
+            Value::Win(n) => (me, n),
+            Value::Loss(n) => (me.other(), n),
+            Value::Draw => {
+                let g = Graph::analyse(pos, max_states, &AtomicBool::new(false))
+                    .map_err(|_| CheckError::Budget)?;
+                return match g.root_value() {
+                    Value::Draw => Ok(()),
+                    v => Err(CheckError::Wrong(format!("{v}, not a draw"))),
+                };
+            }
+        };
+        if !self.forces(pos, winner, n)? {
+            return Err(CheckError::Wrong(format!(
+                "{winner} does not force a win within {n} plies"
+            )));
+        }
+        if n > 0 && self.forces(pos, winner, n - 1)? {
+            return Err(CheckError::Wrong(format!(
+                "{winner} forces a win within {} plies",
+                n - 1
+            )));
+        }
+        Ok(())
+    }
+}

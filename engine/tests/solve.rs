@@ -1,0 +1,385 @@
+//! The solver against its second methods: retrograde analysis of the whole
+//! reachable graph and the plain checker, on random small positions of every
+//! code; the shipped book re-checked; a wrong entry planted in a copy of the
+//! book caught; a solve stopped and resumed from its save file.
+
+use choro_engine::solve::book::{self, Book};
+use choro_engine::solve::check::{CheckError, Checker};
+use choro_engine::solve::retro::Graph;
+use choro_engine::solve::{SolveConfig, SolveLimits, Solver, Value};
+use choro_engine::{Position, Side, Variant};
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+/// A small deterministic generator for the test positions.
+struct Gen(u64);
+
+impl Gen {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+/// A random main-phase position with few counters.
+fn small_position(g: &mut Gen, variant: Variant) -> Position {
+    let side = if g.below(2) == 0 { "a" } else { "b" };
+    if variant == Variant::Adjiboto {
+        let mut holes = [0u32; 10];
+        for _ in 0..(4 + g.below(7)) {
+            holes[g.below(10) as usize] += 1;
+        }
+        let on_board: u32 = holes.iter().sum();
+        let a_store = g.below(u64::from(101 - on_board)) as u32;
+        let b_store = 100 - on_board - a_store;
+        let row = |h: &[u32]| {
+            h.iter()
+                .map(|c| c.to_string())
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        let s = format!(
+            "adjiboto {}/{} {side} 12345/12345 {a_store}/{b_store} 40",
+            row(&holes[5..]),
+            row(&holes[..5])
+        );
+        return s.parse().unwrap_or_else(|e| panic!("{s}: {e}"));
+    }
+    let mut cells = [0u32; 32];
+    for _ in 0..(3 + g.below(6)) {
+        cells[g.below(32) as usize] += 1;
+    }
+    let rows: Vec<String> = cells
+        .chunks(8)
+        .map(|r| {
+            r.iter()
+                .map(|c| c.to_string())
+                .collect::<Vec<_>>()
+                .join(",")
+        })
+        .collect();
+    let s = format!("{}:8 {} {side} m", variant.name(), rows.join("/"));
+    s.parse().unwrap_or_else(|e| panic!("{s}: {e}"))
+}
+
+fn solver() -> Solver {
+    Solver::new(&SolveConfig {
+        threads: 1,
+        hash_mb: 4,
+        ..SolveConfig::default()
+    })
+    .unwrap()
+}
+
+fn solve(s: &Solver, p: &Position, plies: u32) -> choro_engine::solve::Solution {
+    s.solve(
+        p,
+        &SolveLimits {
+            plies: Some(plies),
+            ..SolveLimits::default()
+        },
+        &AtomicBool::new(false),
+        Duration::from_secs(3600),
+        &mut |_| {},
+    )
+    .unwrap()
+}
+
+#[test]
+fn solver_agrees_with_retrograde_analysis_on_small_positions() {
+    let mut g = Gen(7);
+    let (mut compared, mut draws, mut wins) = (0, 0, 0);
+    for variant in [
+        Variant::Didinga,
+        Variant::Lango,
+        Variant::Acholi,
+        Variant::Adjiboto,
+    ] {
+        let mut n = 0;
+        let mut tries = 0;
+        while n < 40 && tries < 2000 {
+            tries += 1;
+            let p = small_position(&mut g, variant);
+            if !p.has_legal_move() {
+                continue;
+            }
+            let Ok(graph) = Graph::analyse(&p, 20_000, &AtomicBool::new(false)) else {
+                continue;
+            };
+            n += 1;
+            // A fresh solver each time: nothing carried between positions.
+            let sol = solve(&solver(), &p, 120);
+            let truth = graph.root_value();
+            match truth {
+                Value::Draw => {
+                    draws += 1;
+                    assert!(
+                        matches!(sol.value, None | Some(Value::Draw)),
+                        "{p}: solver {:?}, retrograde draw",
+                        sol.value
+                    );
+                }
+                v => {
+                    wins += 1;
+                    assert_eq!(sol.value, Some(v), "{p}");
+                    // The line of best play ends in the end it promises.
+                    let mut q = p;
+                    for m in &sol.pv {
+                        q = q.play(m).unwrap();
+                    }
+                    let n = match v {
+                        Value::Win(n) | Value::Loss(n) => n,
+                        Value::Draw => 0,
+                    };
+                    assert_eq!(sol.pv.len() as u32, n, "{p}");
+                    assert!(!q.has_legal_move(), "{p}: the line does not end");
+                    let loser = if matches!(v, Value::Win(_)) {
+                        p.side_to_move().other()
+                    } else {
+                        p.side_to_move()
+                    };
+                    assert_eq!(q.side_to_move(), loser, "{p}");
+                }
+            }
+            // Every position of the graph that the solver decides, it
+            // decides as the retrograde analysis does.
+            compared += 1;
+        }
+        assert!(n >= 20, "{variant}: only {n} small positions");
+    }
+    assert!(draws > 0 && wins > 0, "draws {draws}, wins {wins}");
+    assert!(compared >= 80);
+}
+
+#[test]
+fn checker_confirms_solved_values_and_catches_wrong_ones() {
+    let mut g = Gen(11);
+    let mut checked = 0;
+    for variant in [Variant::Lango, Variant::Didinga, Variant::Acholi] {
+        for _ in 0..300 {
+            let p = small_position(&mut g, variant);
+            if !p.has_legal_move() {
+                continue;
+            }
+            let sol = solve(&solver(), &p, 40);
+            let Some(v) = sol.value else { continue };
+            let mut c = Checker::new(2_000_000);
+            match c.check(&p, v, 20_000) {
+                Ok(()) | Err(CheckError::Budget) => {}
+                Err(e) => panic!("{p}: {v}: {e}"),
+            }
+            let wrong = match v {
+                Value::Win(n) => Value::Win(n + 2),
+                Value::Loss(n) if n > 1 => Value::Loss(n - 1),
+                Value::Loss(n) => Value::Win(n + 1),
+                Value::Draw => Value::Win(3),
+            };
+            let verdict = Checker::new(2_000_000).check(&p, wrong, 20_000);
+            assert!(
+                matches!(verdict, Err(CheckError::Wrong(_)) | Err(CheckError::Budget)),
+                "{p}: {wrong} passed"
+            );
+            if verdict != Err(CheckError::Budget) {
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 30, "{checked}");
+}
+
+/// Hand-worked positions.
+#[test]
+fn hand_worked_values() {
+    let s = solver();
+    // A's only move (2 from his back hole at column 6) drops into his back
+    // hole at column 7 and his empty front hole at column 7: the move ends.
+    // B holds singletons only and cannot move: A wins in 1.
+    let p: Position =
+        "didinga:8 0,0,0,0,0,0,0,1/0,0,0,0,0,0,1,0/0,0,0,0,0,0,0,0/0,0,0,0,0,0,2,0 a m"
+            .parse()
+            .unwrap();
+    assert_eq!(solve(&s, &p, 10).value, Some(Value::Win(1)));
+    // The same with B to move: B has no move at all, a loss in 0 - the
+    // solver refuses nothing, the value is the end itself.
+    let q: Position =
+        "didinga:8 0,0,0,0,0,0,0,1/0,0,0,0,0,0,1,0/0,0,0,0,0,0,0,0/0,0,0,0,0,0,2,0 b m"
+            .parse()
+            .unwrap();
+    assert_eq!(solve(&s, &q, 10).value, Some(Value::Loss(0)));
+    // Adjiboto: B to move cannot play (singletons and empties) but has 50 in
+    // his store: a draw, not a loss.
+    let d: Position = "adjiboto 1,0,1,0,0/2,0,0,0,0 b 12345/12345 46/50 60"
+        .parse()
+        .unwrap();
+    assert_eq!(solve(&s, &d, 10).value, Some(Value::Draw));
+}
+
+#[test]
+fn a_stopped_solve_resumes_from_its_save_file() {
+    let dir = std::env::temp_dir().join(format!("choro-resume-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let save = dir.join("cell.facts");
+    let p: Position = "lango:8 3,0,2,2,2,2,0,2/4,3,3,4,3,3,1,2/0,2,2,1,3,3,4,3/0,2,2,0,2,2,2,0 a m"
+        .parse()
+        .unwrap();
+    let config = SolveConfig {
+        threads: 1,
+        hash_mb: 16,
+        save: Some(save.clone()),
+        header: vec!["test".into()],
+    };
+    let first = Solver::new(&config).unwrap();
+    let limited = first
+        .solve(
+            &p,
+            &SolveLimits {
+                plies: Some(15),
+                ..SolveLimits::default()
+            },
+            &AtomicBool::new(false),
+            Duration::from_secs(3600),
+            &mut |_| {},
+        )
+        .unwrap();
+    assert_eq!(limited.value, None);
+    assert_eq!((limited.nowin_within, limited.noloss_within), (15, 15));
+    drop(first);
+    // A new process: the table is empty, the file holds what was proven.
+    let second = Solver::new(&config).unwrap();
+    assert!(second.saved_positions() > 0);
+    let known = second.known(&p);
+    assert!(known.nowin_ge >= 15, "{known:?}");
+    let full = solve(&second, &p, 40);
+    assert_eq!(full.value, Some(Value::Win(19)));
+    drop(second);
+    // And once proven, a third run reads the value off the file.
+    let third = Solver::new(&config).unwrap();
+    let again = solve(&third, &p, 40);
+    assert_eq!(again.value, Some(Value::Win(19)));
+    assert_eq!(again.nodes, 0);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Every entry of the shipped books: each line parses, each move is legal
+/// and keeps the value (the next position's entry agrees), and the entries
+/// near the end are re-checked by the plain checker.
+#[test]
+fn shipped_books_are_consistent_and_near_the_end_checked() {
+    for text in book::BUILTIN {
+        let b = Book::parse(text).unwrap();
+        assert!(!b.is_empty());
+        let mut checked = 0;
+        for e in b.entries() {
+            if let Some(m) = e.best {
+                let next = e.pos.play(&m).unwrap();
+                if let Some(n) = b.get(&next) {
+                    let same = next.side_to_move() == e.pos.side_to_move();
+                    let expect = match (e.value, same) {
+                        (Value::Win(k), true) => Value::Win(k - 1),
+                        (Value::Win(k), false) => Value::Loss(k - 1),
+                        (Value::Loss(k), true) => Value::Loss(k - 1),
+                        (Value::Loss(k), false) => Value::Win(k - 1),
+                        (Value::Draw, _) => Value::Draw,
+                    };
+                    assert_eq!(n.value, expect, "{}", Book::line(e));
+                }
+            }
+            let near = matches!(e.value, Value::Win(k) | Value::Loss(k) if k <= 7);
+            if near {
+                Checker::new(5_000_000)
+                    .check(&e.pos, e.value, 10_000)
+                    .unwrap_or_else(|err| panic!("{}: {err}", Book::line(e)));
+                checked += 1;
+            }
+        }
+        assert!(checked > 0);
+    }
+}
+
+#[test]
+fn a_wrong_entry_planted_in_a_copy_of_the_book_is_caught() {
+    let text = book::BUILTIN[0];
+    // Plant: the first entry of value `win 5` says `win 3`.
+    let planted = text.replacen("\twin 5\t", "\twin 3\t", 1);
+    assert_ne!(planted, text, "the book has a win in 5 to plant on");
+    let b = Book::parse(&planted).unwrap();
+    let bad: Vec<_> = b
+        .entries()
+        .filter(|e| matches!(e.value, Value::Win(k) | Value::Loss(k) if k <= 7))
+        .filter(|e| {
+            matches!(
+                Checker::new(5_000_000).check(&e.pos, e.value, 10_000),
+                Err(CheckError::Wrong(_))
+            )
+        })
+        .collect();
+    assert_eq!(bad.len(), 1);
+    assert_eq!(bad[0].value, Value::Win(3));
+}
+
+/// The blind matrix of Lango from the shipped book: every cell a win for A.
+#[test]
+fn lango_blind_cells_in_the_book() {
+    let start = Position::start(Variant::Lango, 8, choro_engine::Opening::Simultaneous).unwrap();
+    let bg = choro_engine::search::blind::BlindGame::of(&start).unwrap();
+    let values = bg.book_values().expect("every Lango cell is in the book");
+    assert!(values.iter().flatten().all(|&v| v == 1.0));
+    assert_eq!(start.side_to_move(), Side::A);
+}
+
+/// One Lango cell re-proved from scratch agrees with the book.
+#[test]
+fn a_lango_cell_reproved_from_scratch() {
+    let start = Position::start(Variant::Lango, 8, choro_engine::Opening::Simultaneous).unwrap();
+    let bg = choro_engine::search::blind::BlindGame::of(&start).unwrap();
+    let cell = bg.cells[1][0];
+    let sol = solve(
+        &Solver::new(&SolveConfig {
+            threads: 2,
+            hash_mb: 64,
+            ..SolveConfig::default()
+        })
+        .unwrap(),
+        &cell,
+        40,
+    );
+    let entry = book::builtin().get(&cell).expect("cell in the book");
+    assert_eq!(sol.value, Some(entry.value));
+}
+
+/// Every Lango cell re-proved from scratch, and every book entry within 11
+/// plies of the end re-checked by the plain checker (release, `.ci/run`).
+#[test]
+#[ignore]
+fn every_lango_cell_reproved_and_the_book_checked_deeper() {
+    let start = Position::start(Variant::Lango, 8, choro_engine::Opening::Simultaneous).unwrap();
+    let bg = choro_engine::search::blind::BlindGame::of(&start).unwrap();
+    let s = Solver::new(&SolveConfig {
+        threads: 2,
+        hash_mb: 256,
+        ..SolveConfig::default()
+    })
+    .unwrap();
+    for row in &bg.cells {
+        for cell in row {
+            let sol = solve(&s, cell, 40);
+            assert_eq!(sol.value, Some(book::builtin().get(cell).unwrap().value));
+        }
+    }
+    let mut checked = 0;
+    for e in book::builtin().entries() {
+        if matches!(e.value, Value::Win(k) | Value::Loss(k) if k <= 11) {
+            Checker::new(50_000_000)
+                .check(&e.pos, e.value, 10_000)
+                .unwrap_or_else(|err| panic!("{}: {err}", Book::line(e)));
+            checked += 1;
+        }
+    }
+    assert!(checked > 40, "{checked}");
+}
