@@ -35,6 +35,16 @@ pub enum Command {
     Divide(u32),
     Eval,
     Bench,
+    /// `solve [movetime <ms>] [nodes <n>] [plies <n>]`
+    Solve(SolveReq),
+}
+
+/// The limits of `solve` (none: until proven or `stop`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SolveReq {
+    pub movetime: Option<u64>,
+    pub nodes: Option<u64>,
+    pub plies: Option<u32>,
 }
 
 /// Where `position` starts.
@@ -278,6 +288,7 @@ pub fn parse(line: &str) -> Result<Option<Command>, ParseError> {
         "divide" => "divide",
         "eval" => "eval",
         "bench" => "bench",
+        "solve" => "solve",
         _ => return Err(ParseError::UnknownCommand(word.to_string())),
     };
     let mut a = Args { command, toks };
@@ -299,6 +310,7 @@ pub fn parse(line: &str) -> Result<Option<Command>, ParseError> {
         "uginewgame" | "ucinewgame" => Command::NewGame,
         "position" => return position(a).map(Some),
         "go" => return go(a).map(Some),
+        "solve" => return solve(a).map(Some),
         "stop" => Command::Stop,
         "ponderhit" => Command::PonderHit,
         "quit" => Command::Quit,
@@ -393,6 +405,24 @@ fn position(mut a: Args<'_>) -> Result<Command, ParseError> {
         start,
         moves: moves(a.command, tail)?,
     })
+}
+
+fn solve(mut a: Args<'_>) -> Result<Command, ParseError> {
+    let mut r = SolveReq::default();
+    while let Some(t) = a.toks.next() {
+        match t {
+            "movetime" => r.movetime = Some(a.int("movetime", 1, i64::MAX as i128)?),
+            "nodes" => r.nodes = Some(a.int("nodes", 1, u64::MAX as i128)?),
+            "plies" => r.plies = Some(a.int("plies", 1, 4094)?),
+            t => {
+                return Err(ParseError::Unexpected {
+                    command: a.command,
+                    token: t.to_string(),
+                })
+            }
+        }
+    }
+    Ok(Command::Solve(r))
 }
 
 fn go(mut a: Args<'_>) -> Result<Command, ParseError> {

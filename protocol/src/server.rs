@@ -10,7 +10,7 @@
 //! time a harness has read `bestmove` the server already counts the search
 //! as over and accepts the next `position` or `go`.
 
-use crate::command::{self, Command, Go, ParseError, Query, Start};
+use crate::command::{self, Command, Go, ParseError, Query, SolveReq, Start};
 use crate::display;
 use crate::options::{OptionError, Options};
 use crate::perft::{self, PerftRequest};
@@ -69,6 +69,8 @@ pub enum Error {
     },
     Position(PositionError),
     Bench(String),
+    /// `solve` refused (a finished game, a table that cannot be had).
+    Solve(String),
     Thread(String),
     /// `Hash`, or an `Algorithm` that keeps a table or tree of `Hash` MiB,
     /// asked for more memory than the process can reserve.
@@ -95,6 +97,7 @@ impl fmt::Display for Error {
             Error::SearchMove { index, err } => write!(f, "go searchmoves: move {index}: {err}"),
             Error::Position(e) => write!(f, "start position: {e}"),
             Error::Bench(e) => f.write_str(e),
+            Error::Solve(e) => write!(f, "solve: {e}"),
             Error::Thread(e) => write!(f, "go: cannot start the search thread: {e}"),
             Error::Memory { option, mb, kept } => write!(
                 f,
@@ -266,6 +269,7 @@ impl<W: Write + Send + 'static> Server<W> {
             }
             Command::Position { start, moves } => self.position(start, &moves)?,
             Command::Go(g) => self.go(g)?,
+            Command::Solve(r) => self.solve(r)?,
             Command::Stop => self.signal(|c| c.stop.store(true, Ordering::Release)),
             Command::PonderHit => self.signal(|c| c.pondering.store(false, Ordering::Release)),
             Command::Quit => {
@@ -558,6 +562,109 @@ impl<W: Write + Send + 'static> Server<W> {
     }
 }
 
+impl<W: Write + Send + 'static> Server<W> {
+    /// `solve`: prove the current position's value on the search thread,
+    /// with `Threads` threads and a table of `Hash` MiB; `stop` ends it
+    /// with the bounds proven. The last line is `solution ...`.
+    fn solve(&mut self, r: SolveReq) -> Result<(), Error> {
+        let received = Instant::now();
+        self.idle("solve")?;
+        let pos = *self.game.position();
+        if let Some(o) = self.game.outcome() {
+            return Err(Error::Solve(format!(
+                "the game is over ({o}): nothing to solve"
+            )));
+        }
+        let config = choro_engine::solve::SolveConfig {
+            threads: self.opts.threads,
+            hash_mb: self.opts.hash_mb,
+            ..Default::default()
+        };
+        let solver = choro_engine::solve::Solver::new(&config).map_err(Error::Solve)?;
+        let limits = choro_engine::solve::SolveLimits {
+            plies: r.plies,
+            nodes: r.nodes,
+            time: r
+                .movetime
+                .map(|t| Duration::from_millis(t.min(MAX_MS)).saturating_sub(received.elapsed())),
+        };
+        let control = Arc::new(SearchControl::default());
+        let done = Arc::new(AtomicBool::new(false));
+        let (out, ctl, fin) = (
+            Arc::clone(&self.out),
+            Arc::clone(&control),
+            Arc::clone(&done),
+        );
+        let searcher = match self.searcher.take() {
+            Some(s) => s,
+            None => Searcher::new(self.opts.search_config()),
+        };
+        let spawned = thread::Builder::new()
+            .name("solve".into())
+            .stack_size(SEARCH_STACK)
+            .spawn(move || {
+                let every = Duration::from_secs(1);
+                let mut progress = |p: &choro_engine::solve::Progress| {
+                    out.line(&format!(
+                        "info string solve {}",
+                        crate::solve::progress_line(p)
+                    ))
+                };
+                let last = if pos.phase().is_blind() {
+                    match solver.solve_blind(&pos, &limits, &ctl.stop, every, &mut progress) {
+                        Ok(b) => {
+                            for l in crate::solve::blind_lines(&b) {
+                                out.line(&format!("info string solve {l}"));
+                            }
+                            match &b.equilibrium {
+                                Some(eq) => format!("solution blind value {:.4}", eq.value),
+                                None => format!(
+                                    "solution blind unknown between {:.4} and {:.4}",
+                                    b.value_lo, b.value_hi
+                                ),
+                            }
+                        }
+                        Err(e) => format!("solution error {e}"),
+                    }
+                } else {
+                    match solver.solve(&pos, &limits, &ctl.stop, every, &mut progress) {
+                        Ok(s) => {
+                            let mut l = format!("solution {}", crate::solve::value_text(&s));
+                            if !s.pv.is_empty() {
+                                let pv: Vec<String> = s.pv.iter().map(|m| m.to_string()).collect();
+                                l.push_str(&format!(" pv {}", pv.join(" ")));
+                            }
+                            out.line(&format!(
+                                "info string solve nodes {} proven {} time {:.2}",
+                                s.nodes,
+                                s.proven,
+                                s.elapsed.as_secs_f64()
+                            ));
+                            l
+                        }
+                        Err(e) => format!("solution error {e}"),
+                    }
+                };
+                out.last_line(&last, &fin);
+                searcher
+            });
+        match spawned {
+            Ok(handle) => {
+                self.search = Some(Running {
+                    handle,
+                    control,
+                    done,
+                });
+                Ok(())
+            }
+            Err(e) => {
+                self.searcher = Some(Searcher::new(self.opts.search_config()));
+                Err(Error::Thread(e.to_string()))
+            }
+        }
+    }
+}
+
 /// One `go`, as the search thread runs it.
 struct Job<W> {
     game: Game,
@@ -755,6 +862,42 @@ mod tests {
             .lines()
             .map(str::to_string)
             .collect()
+    }
+
+    #[test]
+    fn solve_proves_a_small_position_and_refuses_a_finished_game() {
+        let mut s = server();
+        let out = talk(
+            &mut s,
+            &[
+                "position fen lango:8 0,0,0,0,0,0,0,2/0,0,0,1,0,0,0,0/0,0,1,0,0,2,0,0/0,0,0,0,0,0,0,1 a m",
+                "solve",
+            ],
+        );
+        assert_eq!(out.last().unwrap(), "solution loss 4 pv e xf xf k");
+        let over = talk(
+            &mut s,
+            &[
+                "position fen lango:8 0,0,0,0,0,0,0,0/0,1,0,0,0,0,0,0/1,0,0,0,0,0,0,1/0,0,0,0,0,0,0,0 a m",
+                "solve",
+                "solve plies 0",
+                "solve depth 3",
+            ],
+        );
+        assert_eq!(
+            over,
+            [
+                "info string error: solve: the game is over (B wins: A has no legal move): nothing to solve",
+                "info string error: solve plies: 0 is out of range 1..4094",
+                "info string error: solve: unexpected 'depth'",
+            ]
+        );
+        // Stopped by its limit: the bounds proven, then the last line.
+        let bounded = talk(&mut s, &["position startpos", "solve plies 3"]);
+        assert!(bounded
+            .last()
+            .unwrap()
+            .starts_with("solution blind unknown"));
     }
 
     #[test]
