@@ -333,6 +333,31 @@ fn lango_blind_cells_in_the_book() {
     assert_eq!(start.side_to_move(), Side::A);
 }
 
+/// A blind solve stopped by its ply limit leaves every cell with the same
+/// bounds, and the matrix value as the whole range.
+#[test]
+fn a_bounded_blind_solve_bounds_every_cell() {
+    let start = Position::start(Variant::Lango, 8, choro_engine::Opening::Simultaneous).unwrap();
+    let b = solver()
+        .solve_blind(
+            &start,
+            &SolveLimits {
+                plies: Some(9),
+                ..SolveLimits::default()
+            },
+            &AtomicBool::new(false),
+            Duration::from_secs(3600),
+            &mut |_| {},
+        )
+        .unwrap();
+    assert_eq!((b.a_starts.len(), b.b_starts.len()), (2, 2));
+    for c in b.cells.iter().flatten() {
+        assert_eq!((c.value, c.nowin_within, c.noloss_within), (None, 9, 9));
+    }
+    assert!(b.equilibrium.is_none());
+    assert_eq!((b.value_lo, b.value_hi), (-1.0, 1.0));
+}
+
 /// One Lango cell re-proved from scratch agrees with the book.
 #[test]
 fn a_lango_cell_reproved_from_scratch() {
@@ -372,6 +397,17 @@ fn every_lango_cell_reproved_and_the_book_checked_deeper() {
             assert_eq!(sol.value, Some(book::builtin().get(cell).unwrap().value));
         }
     }
+    // The whole blind game, cells deepened together: +1 for A, exactly.
+    let b = s
+        .solve_blind(
+            &start,
+            &SolveLimits::default(),
+            &AtomicBool::new(false),
+            Duration::from_secs(3600),
+            &mut |_| {},
+        )
+        .unwrap();
+    assert_eq!(b.equilibrium.as_ref().map(|e| e.value), Some(1.0));
     let mut checked = 0;
     for e in book::builtin().entries() {
         if matches!(e.value, Value::Win(k) | Value::Loss(k) if k <= 11) {

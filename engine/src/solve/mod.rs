@@ -134,6 +134,19 @@ pub struct Solution {
 }
 
 impl Solution {
+    /// Nothing proven (a cell a limit kept the solver from).
+    pub fn unknown() -> Solution {
+        Solution {
+            value: None,
+            nowin_within: 0,
+            noloss_within: 0,
+            pv: Vec::new(),
+            nodes: 0,
+            proven: 0,
+            elapsed: Duration::ZERO,
+        }
+    }
+
     /// The value as a range from the side to move's point of view: (-1, 1)
     /// when nothing is proven.
     pub fn range(&self) -> (i8, i8) {
@@ -401,25 +414,61 @@ impl Solver {
         let start = Instant::now();
         let n = bg.a_starts.len() * bg.b_starts.len();
         let mut nodes = 0;
-        let mut cells = Vec::new();
-        for (i, row) in bg.cells.iter().enumerate() {
-            let mut out = Vec::new();
-            for (j, c) in row.iter().enumerate() {
-                let sol = self.solve_cell(
-                    c,
-                    limits,
-                    stop,
-                    every,
-                    progress,
-                    Some((i * bg.b_starts.len() + j + 1, n)),
-                    start,
-                    nodes,
-                )?;
-                nodes += sol.nodes;
-                out.push(sol);
+        // The cells are deepened together, a ply at a time, so that a
+        // limit leaves every cell with bounds rather than the first cells
+        // solved and the rest untouched; the shared table carries each
+        // cell's facts from one round to the next.
+        let cols = bg.b_starts.len();
+        let mut cells: Vec<Vec<Option<Solution>>> = vec![vec![None; cols]; bg.a_starts.len()];
+        let max = limits.plies.unwrap_or(MAX_PLIES).min(MAX_PLIES);
+        'deepen: for r in 1..=max {
+            let mut open = false;
+            for (i, row) in bg.cells.iter().enumerate() {
+                for (j, c) in row.iter().enumerate() {
+                    if cells[i][j].as_ref().is_some_and(|s| s.value.is_some()) {
+                        continue;
+                    }
+                    let out_of_time = limits.time.is_some_and(|t| start.elapsed() >= t);
+                    let out_of_nodes = limits.nodes.is_some_and(|l| nodes >= l);
+                    if cells[i][j].is_some() && (stop.load(Relaxed) || out_of_time || out_of_nodes)
+                    {
+                        break 'deepen;
+                    }
+                    let round = SolveLimits {
+                        plies: Some(r),
+                        ..limits.clone()
+                    };
+                    let mut sol = self.solve_cell(
+                        c,
+                        &round,
+                        stop,
+                        every,
+                        progress,
+                        Some((i * cols + j + 1, n)),
+                        start,
+                        nodes,
+                    )?;
+                    nodes += sol.nodes;
+                    if let Some(old) = &cells[i][j] {
+                        sol.nodes += old.nodes;
+                        sol.proven += old.proven;
+                    }
+                    open |= sol.value.is_none();
+                    cells[i][j] = Some(sol);
+                }
             }
-            cells.push(out);
+            if !open {
+                break;
+            }
         }
+        let cells: Vec<Vec<Solution>> = cells
+            .into_iter()
+            .map(|row| {
+                row.into_iter()
+                    .map(|c| c.unwrap_or_else(Solution::unknown))
+                    .collect()
+            })
+            .collect();
         let for_a: Vec<Vec<(i8, i8)>> = cells
             .iter()
             .zip(&bg.cells)
