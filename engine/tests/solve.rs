@@ -419,3 +419,54 @@ fn every_lango_cell_reproved_and_the_book_checked_deeper() {
     }
     assert!(checked > 40, "{checked}");
 }
+
+/// The searcher plays from the book: at Lango's blind start the exact
+/// equilibrium of the solved cells (A's `a`), in a book position the book's
+/// move with its proven score; with the book off, neither.
+#[test]
+fn the_searcher_plays_from_the_book() {
+    use choro_engine::search::{Info, Limits, Score, SearchConfig, SearchControl, Searcher};
+    use choro_engine::Game;
+    let start = Position::start(Variant::Lango, 8, choro_engine::Opening::Simultaneous).unwrap();
+    let mut s = Searcher::new(SearchConfig::default());
+    let mut lines = Vec::new();
+    let limits = Limits {
+        depth: Some(2),
+        ..Limits::default()
+    };
+    let r = s.search(
+        &Game::new(start),
+        &limits,
+        &SearchControl::default(),
+        &mut |i: &Info| lines.extend(i.string.clone()),
+    );
+    assert_eq!(r.best.unwrap().to_string(), "a");
+    assert!(lines[0].starts_with("blind 2x2 from the book of solved cells: value 1.0000"));
+    // A won position of the book: its move, its distance.
+    let e = book::builtin()
+        .entries()
+        .find(|e| matches!(e.value, Value::Win(n) if n > 9))
+        .unwrap();
+    let r = s.search(
+        &Game::new(e.pos),
+        &limits,
+        &SearchControl::default(),
+        &mut |_| {},
+    );
+    assert_eq!(r.best, e.best);
+    let Value::Win(n) = e.value else {
+        unreachable!()
+    };
+    assert_eq!(r.score, Some(Score::Win(n)));
+    s.set_book(false);
+    let r = s.search(
+        &Game::new(e.pos),
+        &limits,
+        &SearchControl::default(),
+        &mut |_| {},
+    );
+    assert!(
+        matches!(r.score, Some(Score::Cp(_))),
+        "depth 2 cannot see a win in {n}"
+    );
+}

@@ -1,0 +1,225 @@
+//! Strength against the truth (BENCHMARKS.md "Strength against the truth"):
+//! the share of moves with which `alphabeta` and `mcts` keep a position's
+//! proven value.
+//!
+//! ```text
+//! cargo run --release -p choro-engine --example strength_vs_truth -- build [per-code]
+//! cargo run --release -p choro-engine --example strength_vs_truth -- measure [ms ...]
+//! ```
+//!
+//! `build` makes the suite `positions/solved/suite.txt`: per code, middle
+//! games of random play (sequential opening; Adjiboto from its start) at a
+//! random ply, kept when the solver proves them within 2 s and neither side
+//! is to move in more than 60% of the code's kept positions; the suite's
+//! lines are book lines (position, value, a value-keeping move).
+//! `measure` searches every suite position with each algorithm for each
+//! time (default 100 and 1000 ms, one thread, book off) and checks the move:
+//! in a won position it keeps the win (the child is still won, at any
+//! distance); in a lost one it keeps the longest resistance (the child's
+//! distance is the position's less one). Each child is valued by the solver.
+
+use choro_engine::search::{Algorithm, Limits, SearchConfig, SearchControl, Searcher};
+use choro_engine::solve::book::{Book, Entry};
+use choro_engine::solve::{SolveConfig, SolveLimits, Solver, Value};
+use choro_engine::{Game, Position, Variant};
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+const SUITE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../positions/solved/suite.txt");
+
+struct Mix(u64);
+
+impl Mix {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+}
+
+fn solve(s: &Solver, p: &Position, secs: f64) -> Option<Value> {
+    s.solve(
+        p,
+        &SolveLimits {
+            time: Some(Duration::from_secs_f64(secs)),
+            ..SolveLimits::default()
+        },
+        &AtomicBool::new(false),
+        Duration::from_secs(3600),
+        &mut |_| {},
+    )
+    .ok()
+    .and_then(|x| x.value)
+}
+
+fn build(per_code: usize) {
+    let solver = Solver::new(&SolveConfig {
+        threads: 1,
+        hash_mb: 512,
+        ..SolveConfig::default()
+    })
+    .unwrap();
+    let mut rng = Mix(2026);
+    let mut text = String::from(
+        "# Strength-against-the-truth suite: middle games of random play, values proven by choro solve\n\
+         # (engine/examples/strength_vs_truth.rs build); a book (positions/solved/README.md).\n",
+    );
+    for v in [
+        Variant::Didinga,
+        Variant::Lango,
+        Variant::Acholi,
+        Variant::Adjiboto,
+    ] {
+        let mut kept: Vec<(Position, Value, choro_engine::Move)> = Vec::new();
+        let mut sides = [0usize; 2];
+        let mut tries = 0;
+        while kept.len() < per_code && tries < per_code * 40 {
+            tries += 1;
+            let mut p = Position::startpos(v, 8).unwrap();
+            let plies = 3 + rng.next() % 30;
+            for _ in 0..plies {
+                let moves = p.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                p = moves[(rng.next() % moves.len() as u64) as usize].1;
+            }
+            if !p.has_legal_move() || p.phase() != choro_engine::Phase::Main {
+                continue;
+            }
+            let s = p.side_to_move().index();
+            if sides[s] * 10 > per_code * 6 {
+                continue;
+            }
+            if kept.iter().any(|(q, _, _)| q.same_state(&p)) {
+                continue;
+            }
+            let Some(value) = solve(&solver, &p, 2.0) else {
+                continue;
+            };
+            if value == Value::Draw || matches!(value, Value::Win(n) | Value::Loss(n) if n < 2) {
+                continue;
+            }
+            let line = solver
+                .solve(
+                    &p,
+                    &SolveLimits::default(),
+                    &AtomicBool::new(false),
+                    Duration::from_secs(3600),
+                    &mut |_| {},
+                )
+                .unwrap();
+            let Some(&m) = line.pv.first() else { continue };
+            sides[s] += 1;
+            kept.push((p, value, m));
+        }
+        for (p, value, m) in &kept {
+            text.push_str(&Book::line(&Entry {
+                pos: p.with_ply(0),
+                value: *value,
+                best: Some(*m),
+            }));
+            text.push('\n');
+        }
+        eprintln!(
+            "{v}: {} positions (A {} B {}) of {tries} tried",
+            kept.len(),
+            sides[0],
+            sides[1]
+        );
+    }
+    std::fs::write(SUITE, text).unwrap();
+}
+
+fn measure(times: &[u64]) {
+    let suite = Book::parse(&std::fs::read_to_string(SUITE).unwrap()).unwrap();
+    let solver = Solver::new(&SolveConfig {
+        threads: 1,
+        hash_mb: 512,
+        ..SolveConfig::default()
+    })
+    .unwrap();
+    println!("| code | algorithm | ms | won: keeps the win | lost: keeps the longest loss |");
+    println!("|---|---|---|---|---|");
+    for v in [
+        Variant::Didinga,
+        Variant::Lango,
+        Variant::Acholi,
+        Variant::Adjiboto,
+    ] {
+        let entries: Vec<&Entry> = suite.entries().filter(|e| e.pos.variant() == v).collect();
+        for alg in [Algorithm::AlphaBeta, Algorithm::Mcts] {
+            for &ms in times {
+                let (mut won, mut won_kept, mut lost, mut lost_kept) = (0, 0, 0, 0);
+                for e in &entries {
+                    let mut s = Searcher::new(SearchConfig {
+                        algorithm: alg,
+                        threads: 1,
+                        ..SearchConfig::default()
+                    });
+                    s.set_book(false);
+                    let r = s.search(
+                        &Game::new(e.pos),
+                        &Limits {
+                            movetime: Some(Duration::from_millis(ms)),
+                            ..Limits::default()
+                        },
+                        &SearchControl::default(),
+                        &mut |_| {},
+                    );
+                    let Some(m) = r.best else { continue };
+                    let child = e.pos.play(&m).unwrap();
+                    let cv = solve(&solver, &child, 60.0);
+                    let same = child.side_to_move() == e.pos.side_to_move();
+                    let mine = cv.map(|c| match (c, same) {
+                        (Value::Win(n), true) | (Value::Loss(n), false) => Value::Win(n + 1),
+                        (Value::Loss(n), true) | (Value::Win(n), false) => Value::Loss(n + 1),
+                        (Value::Draw, _) => Value::Draw,
+                    });
+                    match e.value {
+                        Value::Win(_) => {
+                            won += 1;
+                            won_kept += matches!(mine, Some(Value::Win(_))) as u32;
+                        }
+                        Value::Loss(n) => {
+                            lost += 1;
+                            lost_kept += (mine == Some(Value::Loss(n))) as u32;
+                        }
+                        Value::Draw => {}
+                    }
+                }
+                let pct = |k: u32, n: u32| {
+                    if n == 0 {
+                        "-".to_string()
+                    } else {
+                        format!("{k}/{n} ({:.0}%)", 100.0 * k as f64 / n as f64)
+                    }
+                };
+                println!(
+                    "| {v} | {} | {ms} | {} | {} |",
+                    alg.name(),
+                    pct(won_kept, won),
+                    pct(lost_kept, lost)
+                );
+            }
+        }
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.first().map(String::as_str) {
+        Some("build") => build(args.get(1).and_then(|s| s.parse().ok()).unwrap_or(30)),
+        Some("measure") => {
+            let times: Vec<u64> = args[1..].iter().filter_map(|s| s.parse().ok()).collect();
+            measure(if times.is_empty() {
+                &[100, 1000]
+            } else {
+                &times
+            });
+        }
+        _ => eprintln!("usage: strength_vs_truth build [per-code] | measure [ms ...]"),
+    }
+}
