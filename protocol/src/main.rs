@@ -1,5 +1,5 @@
 //! The `choro` binary: the protocol on stdin/stdout (no arguments), and the
-//! `perft` and `bench` tools (PROTOCOL.md, "Command line").
+//! `perft`, `bench`, `playouts`, `match` and `replay` tools (PROTOCOL.md, "Command line").
 
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -34,6 +34,8 @@ enum Cmd {
     Match(Box<choro::matcher::MatchArgs>),
     /// Re-play recorded games and verify every move and result (MATCH.md).
     Replay(choro::matcher::ReplayArgs),
+    /// Uniformly random games from a start position: results and rates.
+    Playouts(choro::playouts::PlayoutsArgs),
 }
 
 #[derive(clap::Args)]
@@ -143,6 +145,7 @@ fn main() -> ExitCode {
         },
         Some(Cmd::Match(a)) => choro::matcher::match_main(&a),
         Some(Cmd::Replay(a)) => choro::matcher::replay_main(&a),
+        Some(Cmd::Playouts(a)) => choro::playouts::playouts_main(&a),
         Some(Cmd::Bench(a)) => {
             let args = bench::BenchArgs {
                 depth: a.depth,
