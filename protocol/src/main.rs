@@ -5,7 +5,7 @@
 
 use choro::perft::{self, PerftRequest};
 use choro::{bench, Server};
-use choro_engine::{Opening, Position, Variant};
+use choro_engine::Variant;
 use clap::{Parser, Subcommand};
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -92,15 +92,7 @@ struct PerftArgs {
 }
 
 fn perft_command(a: &PerftArgs) -> Result<(), String> {
-    let pos: Position = match &a.pos {
-        Some(s) => s.parse().map_err(|e| format!("--pos: {e}"))?,
-        None => {
-            let v: Variant = a.variant.parse().map_err(|e| format!("--variant: {e}"))?;
-            let w = a.columns.unwrap_or(v.default_width());
-            let o: Opening = a.opening.parse().map_err(|e| format!("--opening: {e}"))?;
-            Position::start(v, w, o).map_err(|e| format!("--columns: {e}"))?
-        }
-    };
+    let pos = choro::playouts::start_position(a.pos.as_deref(), &a.variant, a.columns, &a.opening)?;
     let stdout = io::stdout();
     let mut out = stdout.lock();
     let mut failed = None;

@@ -257,13 +257,21 @@ pub fn run(
     (t, el)
 }
 
-fn start_of(a: &PlayoutsArgs) -> Result<Position, String> {
-    match &a.pos {
+/// The start position of a tool's command line: the position string `pos`,
+/// or the start of `variant` on `columns` (default: the code's width) with
+/// `opening` (`choro perft`, `choro playouts`).
+pub fn start_position(
+    pos: Option<&str>,
+    variant: &str,
+    columns: Option<u8>,
+    opening: &str,
+) -> Result<Position, String> {
+    match pos {
         Some(s) => s.parse().map_err(|e| format!("--pos: {e}")),
         None => {
-            let v: Variant = a.variant.parse().map_err(|e| format!("--variant: {e}"))?;
-            let w = a.columns.unwrap_or(v.default_width());
-            let o: Opening = a.opening.parse().map_err(|e| format!("--opening: {e}"))?;
+            let v: Variant = variant.parse().map_err(|e| format!("--variant: {e}"))?;
+            let w = columns.unwrap_or(v.default_width());
+            let o: Opening = opening.parse().map_err(|e| format!("--opening: {e}"))?;
             Position::start(v, w, o).map_err(|e| format!("--columns: {e}"))
         }
     }
@@ -338,7 +346,7 @@ pub fn report(
 
 /// `choro playouts` from the command line.
 pub fn playouts_main(a: &PlayoutsArgs) -> ExitCode {
-    let start = match start_of(a) {
+    let start = match start_position(a.pos.as_deref(), &a.variant, a.columns, &a.opening) {
         Ok(p) => p,
         Err(e) => {
             eprintln!("choro playouts: {e}");

@@ -42,22 +42,27 @@ const GAME_FIELDS: [&str; 14] = [
     "fingerprint",
 ];
 
+/// 60 games of `variant` in `opening`, seeded `seed`, one thread, JSON.
+fn seeded<'a>(variant: &'a str, opening: &'a str, seed: &'a str) -> [&'a str; 11] {
+    [
+        "--variant",
+        variant,
+        "--opening",
+        opening,
+        "--games",
+        "60",
+        "--seed",
+        seed,
+        "--threads",
+        "1",
+        "--json",
+    ]
+}
+
 #[test]
 fn json_is_complete_and_a_seed_reproduces_its_games() {
     for (variant, opening) in [("lango", "sequential"), ("didinga", "simultaneous")] {
-        let args = [
-            "--variant",
-            variant,
-            "--opening",
-            opening,
-            "--games",
-            "60",
-            "--seed",
-            "7",
-            "--threads",
-            "1",
-            "--json",
-        ];
+        let args = seeded(variant, opening, "7");
         let a = json(&args);
         let b = json(&args);
         assert_eq!(a["type"], "playouts");
@@ -80,17 +85,7 @@ fn json_is_complete_and_a_seed_reproduces_its_games() {
             assert!(a[k].is_number(), "{k}");
         }
         // Another seed plays other games.
-        let c = json(&[
-            "--variant",
-            variant,
-            "--opening",
-            opening,
-            "--games",
-            "60",
-            "--seed",
-            "8",
-            "--json",
-        ]);
+        let c = json(&seeded(variant, opening, "8"));
         assert_ne!(a["fingerprint"], c["fingerprint"]);
     }
 }
