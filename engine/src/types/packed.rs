@@ -394,15 +394,19 @@ mod tests {
         assert_eq!(l.total(), 23);
     }
 
-    #[test]
-    fn sow16_matches_a_plain_sow() {
-        let mut x = 0x2545_f491u64;
-        let mut next = |m: u64| {
+    /// A small xorshift generator: `next(m)` is below `m`.
+    fn xorshift(mut x: u64) -> impl FnMut(u64) -> u64 {
+        move |m| {
             x ^= x << 13;
             x ^= x >> 7;
             x ^= x << 17;
             x % m
-        };
+        }
+    }
+
+    #[test]
+    fn sow16_matches_a_plain_sow() {
+        let mut next = xorshift(0x2545_f491);
         for _ in 0..2000 {
             let mut plain = Loop::default();
             for h in 0..16 {
@@ -418,13 +422,7 @@ mod tests {
 
     #[test]
     fn ring16_matches_a_plain_loop() {
-        let mut x = 0x9e37_79b9u64;
-        let mut next = |m: u64| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x % m
-        };
+        let mut next = xorshift(0x9e37_79b9);
         for _ in 0..200 {
             let mut plain = Loop::default();
             for h in 0..16 {
