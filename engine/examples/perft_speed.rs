@@ -3,9 +3,13 @@
 //! ```text
 //! cargo run --release --example perft_speed -- <code> <width> <depth> [position] [--runs N]
 //! cargo run --release --example perft_speed -- table [--runs N]
+//! cargo run --release --example perft_speed -- movegen [--runs N]
 //! ```
 //! The first form runs one perft; `table` runs the set of BENCHMARKS.md
-//! ("Speed") and prints it as a Markdown table. Each run prints paths,
+//! ("Speed") and prints it as a Markdown table; `movegen` generates every
+//! legal move (making every child) of every position of each code's perft
+//! file, over and over for about half a second a run, and prints a Markdown
+//! row per code. Each run prints paths,
 //! unique, moves generated, laps, drops (counters sown, cut paths included)
 //! and the rates; the last line is the median run by time.
 use choro_engine::{perft, Position, Variant};
@@ -128,6 +132,74 @@ fn table(runs: usize) {
     }
 }
 
+/// Every position of `positions/perft/<code>.perft` with its move count.
+fn perft_file_positions(code: &str) -> Vec<(Position, u64)> {
+    let path = format!(
+        "{}/../positions/perft/{code}.perft",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(&path).expect("perft file");
+    let mut out = Vec::new();
+    let mut pos: Option<Position> = None;
+    for l in text.lines() {
+        if let Some(p) = l.strip_prefix("pos ") {
+            pos = Some(p.parse().expect("position"));
+        } else if let Some(rest) = l.strip_prefix("perft 1 ") {
+            let n = rest.split(' ').next().expect("paths");
+            out.push((
+                pos.take().expect("pos before perft"),
+                n.parse().expect("number"),
+            ));
+        }
+    }
+    out
+}
+
+/// Moves generated per second over every position of each code's perft
+/// file (each count checked against the file), median of `runs`.
+fn movegen(runs: usize) {
+    println!("| code | positions | moves per pass | passes a run | moves/s |");
+    println!("|---|---|---|---|---|");
+    for code in ["didinga", "lango", "acholi", "adjiboto"] {
+        let list = perft_file_positions(code);
+        let per_pass: u64 = list.iter().map(|p| p.1).sum();
+        let pass = || {
+            let mut n = 0u64;
+            for (p, _) in &list {
+                std::hint::black_box(p).generate(choro_engine::LAP_BUDGET, |m, c, _| {
+                    std::hint::black_box((m, c));
+                    n += 1;
+                    true
+                });
+            }
+            assert_eq!(n, per_pass, "{code}");
+        };
+        // Calibrate the passes of a run to about half a second.
+        let t = Instant::now();
+        let mut passes = 0u64;
+        while t.elapsed().as_secs_f64() < 0.1 {
+            pass();
+            passes += 1;
+        }
+        let passes = (passes * 5).max(1);
+        let mut rates: Vec<f64> = (0..runs.max(1))
+            .map(|_| {
+                let t = Instant::now();
+                for _ in 0..passes {
+                    pass();
+                }
+                (passes * per_pass) as f64 / t.elapsed().as_secs_f64()
+            })
+            .collect();
+        rates.sort_by(f64::total_cmp);
+        println!(
+            "| {code} | {} | {per_pass} | {passes} | {:.1} M |",
+            list.len(),
+            rates[rates.len() / 2] / 1e6
+        );
+    }
+}
+
 fn main() {
     let mut a: Vec<String> = std::env::args().skip(1).collect();
     let mut runs = 5;
@@ -137,6 +209,9 @@ fn main() {
     }
     if a.first().map(String::as_str) == Some("table") {
         return table(runs);
+    }
+    if a.first().map(String::as_str) == Some("movegen") {
+        return movegen(runs);
     }
     let v: Variant = a[0].parse().expect("code");
     let w: u8 = a[1].parse().expect("width");

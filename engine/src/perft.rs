@@ -131,8 +131,8 @@ fn walk(
     }
     let mut total = PerftCount::default();
     // `buf` belongs to this depth; deeper levels use `rest`.
-    for &(child, mult) in buf.iter() {
-        let c = walk(&child, depth - 1, budget, rest, stats);
+    for &(ref child, mult) in buf.iter() {
+        let c = walk(child, depth - 1, budget, rest, stats);
         total.paths += mult * c.paths;
         total.unique += c.unique;
     }

@@ -16,6 +16,7 @@ pub mod input;
 pub mod matcher;
 pub mod options;
 pub mod perft;
+pub mod playouts;
 pub mod server;
 pub mod solve;
 

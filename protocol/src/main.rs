@@ -1,11 +1,11 @@
 //! The `choro` binary: the protocol on stdin/stdout (no arguments), and the
-//! `perft` and `bench` tools (PROTOCOL.md, "Command line").
+//! `perft`, `bench`, `playouts`, `match` and `replay` tools (PROTOCOL.md, "Command line").
 
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use choro::perft::{self, PerftRequest};
 use choro::{bench, Server};
-use choro_engine::{Opening, Position, Variant};
+use choro_engine::Variant;
 use clap::{Parser, Subcommand};
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -36,6 +36,8 @@ enum Cmd {
     Replay(choro::matcher::ReplayArgs),
     /// Prove a position's game-theoretic value (PROTOCOL.md, "choro solve").
     Solve(choro::solve::SolveArgs),
+    /// Uniformly random games from a start position: results and rates.
+    Playouts(choro::playouts::PlayoutsArgs),
 }
 
 #[derive(clap::Args)]
@@ -92,15 +94,7 @@ struct PerftArgs {
 }
 
 fn perft_command(a: &PerftArgs) -> Result<(), String> {
-    let pos: Position = match &a.pos {
-        Some(s) => s.parse().map_err(|e| format!("--pos: {e}"))?,
-        None => {
-            let v: Variant = a.variant.parse().map_err(|e| format!("--variant: {e}"))?;
-            let w = a.columns.unwrap_or(v.default_width());
-            let o: Opening = a.opening.parse().map_err(|e| format!("--opening: {e}"))?;
-            Position::start(v, w, o).map_err(|e| format!("--columns: {e}"))?
-        }
-    };
+    let pos = choro::playouts::start_position(a.pos.as_deref(), &a.variant, a.columns, &a.opening)?;
     let stdout = io::stdout();
     let mut out = stdout.lock();
     let mut failed = None;
@@ -146,6 +140,7 @@ fn main() -> ExitCode {
         Some(Cmd::Match(a)) => choro::matcher::match_main(&a),
         Some(Cmd::Replay(a)) => choro::matcher::replay_main(&a),
         Some(Cmd::Solve(a)) => choro::solve::solve_main(&a),
+        Some(Cmd::Playouts(a)) => choro::playouts::playouts_main(&a),
         Some(Cmd::Bench(a)) => {
             let args = bench::BenchArgs {
                 depth: a.depth,

@@ -70,11 +70,21 @@ pub fn meta(
     stores: [u8; 2],
     hist: [u32; 2],
 ) -> u64 {
-    let mut x = splitmix(0x5eed ^ (variant as u64) << 8 ^ width as u64);
-    x = x.wrapping_add(splitmix(0x51de ^ side as u64));
-    x = x.wrapping_add(splitmix(0xface ^ phase as u64));
-    x = x.wrapping_add(splitmix(
-        0x5707e ^ (stores[0] as u64) << 8 ^ (stores[1] as u64) << 20,
-    ));
-    x.wrapping_add(splitmix(0x4157 ^ (hist[0] as u64) << 24 ^ hist[1] as u64))
+    meta_fixed(variant, width, side, phase).wrapping_add(meta_counts(stores, hist))
+}
+
+/// The part of [`meta`] of the code, width, side and phase (the same for
+/// every child of a position, so generators compute it once).
+#[inline]
+pub(crate) fn meta_fixed(variant: Variant, width: u8, side: Side, phase: Phase) -> u64 {
+    let x = splitmix(0x5eed ^ (variant as u64) << 8 ^ width as u64);
+    x.wrapping_add(splitmix(0x51de ^ side as u64))
+        .wrapping_add(splitmix(0xface ^ phase as u64))
+}
+
+/// The part of [`meta`] of Adjiboto's stores and opening history.
+#[inline]
+pub(crate) fn meta_counts(stores: [u8; 2], hist: [u32; 2]) -> u64 {
+    splitmix(0x5707e ^ (stores[0] as u64) << 8 ^ (stores[1] as u64) << 20)
+        .wrapping_add(splitmix(0x4157 ^ (hist[0] as u64) << 24 ^ hist[1] as u64))
 }

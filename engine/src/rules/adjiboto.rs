@@ -28,15 +28,24 @@ where
     let mut stats = GenStats::default();
     let s = pos.side.index();
     let first_move = pos.hist[0].is_empty() && pos.hist[1].is_empty();
+    // The board part of the hash, and the children's meta keys less their
+    // stores and history, are the same for every move.
+    let board0 = pos.hash.wrapping_sub(pos.meta_hash());
+    let child_fixed = zobrist::meta_fixed(pos.variant, pos.width, pos.side.other(), pos.phase);
+    // One child, of which each move rewrites what a move changes.
+    let mut child = *pos;
+    child.side = pos.side.other();
+    child.ply = pos.ply + 1;
     let mut m = playable(pos);
     while m != 0 {
         let n = m.trailing_zeros() as u8 + 1;
         m &= m - 1;
         let h = adj_pos(pos.side, n);
-        let mut child = *pos;
+        child.loops[0] = pos.loops[0];
+        child.stores = pos.stores;
         let ring = &mut child.loops[0];
         let hand = ring.take(h);
-        let mut hash = pos.hash.wrapping_sub(pos.meta_hash());
+        let mut hash = board0;
         hash = hash.wrapping_sub((hand as u64).wrapping_mul(zobrist::HOLE[0][h as usize]));
         let (q, r) = (hand / ADJ_HOLES, hand % ADJ_HOLES);
         let bits = if r == 0 {
@@ -61,11 +70,26 @@ where
                 hash = hash.wrapping_sub((c as u64).wrapping_mul(zobrist::HOLE[0][j as usize]));
             }
         }
-        child.hist[s] = child.hist[s].push(n);
-        child.side = pos.side.other();
-        child.ply = pos.ply + 1;
-        child.refresh_masks();
-        child.hash = hash.wrapping_add(child.meta_hash());
+        child.hist[s] = pos.hist[s].push(n);
+        // Only the ring of loops[0] changed (Adjiboto leaves loops[1] empty).
+        (child.occupied[0], child.movable[0]) = child.loops[0].masks(16);
+        child.hash = hash
+            .wrapping_add(child_fixed)
+            .wrapping_add(zobrist::meta_counts(
+                child.stores,
+                [child.hist[0].0, child.hist[1].0],
+            ));
+        debug_assert_eq!(child.hash, {
+            let mut c = child;
+            c.refresh_masks();
+            c.rehash();
+            c.hash
+        });
+        debug_assert_eq!((child.occupied, child.movable), {
+            let mut c = child;
+            c.refresh_masks();
+            (c.occupied, c.movable)
+        });
         stats.moves += 1;
         stats.laps += 1;
         stats.drops += hand as u64;

@@ -9,6 +9,7 @@
 //! legal move.
 
 mod didinga;
+pub(crate) use didinga::generate as generate_didinga;
 use didinga::meta_hashes;
 pub(crate) use didinga::run_keys;
 

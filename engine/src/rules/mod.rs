@@ -127,6 +127,10 @@ impl Position {
     {
         if self.phase.is_simultaneous() {
             race::generate(self, budget, sink)
+        } else if self.variant == crate::Variant::Didinga {
+            // Straight to Didinga's own generator, without the general
+            // generator's frame.
+            choro::generate_didinga(self, budget, sink)
         } else if self.variant.is_choro() {
             choro::ChoroGen::new(self, budget, sink).run_all()
         } else {

@@ -20,6 +20,9 @@ pub mod tt;
 pub use alphabeta::AbOptions;
 pub use common::{to_score, INF, MATE, MATE_BOUND};
 pub use mcts::MctsOptions;
+/// The seedable generator of playouts and baselines, for tools that play
+/// random games (`choro playouts`).
+pub use rng::Rng;
 
 use crate::board::Position;
 use crate::eval::{Eval, Evaluator, Weights};
