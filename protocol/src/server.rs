@@ -537,14 +537,26 @@ impl<W: Write + Send + 'static> Server<W> {
             show_ponder: self.dialect != Dialect::Ugi || self.opts.ponder,
             hold: g.infinite || g.ponder,
         };
+        self.spawn("search", control, done, move |searcher| job.run(searcher))
+    }
+
+    /// Run `work` on the search thread with the searcher, which it hands
+    /// back; `control` and `done` are the running job's flags.
+    fn spawn(
+        &mut self,
+        name: &str,
+        control: Arc<SearchControl>,
+        done: Arc<AtomicBool>,
+        work: impl FnOnce(Searcher) -> Searcher + Send + 'static,
+    ) -> Result<(), Error> {
         let searcher = match self.searcher.take() {
             Some(s) => s,
             None => Searcher::new(self.opts.search_config()),
         };
         let spawned = thread::Builder::new()
-            .name("search".into())
+            .name(name.into())
             .stack_size(SEARCH_STACK)
-            .spawn(move || job.run(searcher));
+            .spawn(move || work(searcher));
         match spawned {
             Ok(handle) => {
                 self.search = Some(Running {
@@ -595,73 +607,52 @@ impl<W: Write + Send + 'static> Server<W> {
             Arc::clone(&control),
             Arc::clone(&done),
         );
-        let searcher = match self.searcher.take() {
-            Some(s) => s,
-            None => Searcher::new(self.opts.search_config()),
-        };
-        let spawned = thread::Builder::new()
-            .name("solve".into())
-            .stack_size(SEARCH_STACK)
-            .spawn(move || {
-                let every = Duration::from_secs(1);
-                let mut progress = |p: &choro_engine::solve::Progress| {
-                    out.line(&format!(
-                        "info string solve {}",
-                        crate::solve::progress_line(p)
-                    ))
-                };
-                let last = if pos.phase().is_blind() {
-                    match solver.solve_blind(&pos, &limits, &ctl.stop, every, &mut progress) {
-                        Ok(b) => {
-                            for l in crate::solve::blind_lines(&b) {
-                                out.line(&format!("info string solve {l}"));
-                            }
-                            match &b.equilibrium {
-                                Some(eq) => format!("solution blind value {:.4}", eq.value),
-                                None => format!(
-                                    "solution blind unknown between {:.4} and {:.4}",
-                                    b.value_lo, b.value_hi
-                                ),
-                            }
+        self.spawn("solve", control, done, move |searcher| {
+            let every = Duration::from_secs(1);
+            let mut progress = |p: &choro_engine::solve::Progress| {
+                out.line(&format!(
+                    "info string solve {}",
+                    crate::solve::progress_line(p)
+                ))
+            };
+            let last = if pos.phase().is_blind() {
+                match solver.solve_blind(&pos, &limits, &ctl.stop, every, &mut progress) {
+                    Ok(b) => {
+                        for l in crate::solve::blind_lines(&b) {
+                            out.line(&format!("info string solve {l}"));
                         }
-                        Err(e) => format!("solution error {e}"),
-                    }
-                } else {
-                    match solver.solve(&pos, &limits, &ctl.stop, every, &mut progress) {
-                        Ok(s) => {
-                            let mut l = format!("solution {}", crate::solve::value_text(&s));
-                            if !s.pv.is_empty() {
-                                let pv: Vec<String> = s.pv.iter().map(|m| m.to_string()).collect();
-                                l.push_str(&format!(" pv {}", pv.join(" ")));
-                            }
-                            out.line(&format!(
-                                "info string solve nodes {} proven {} time {:.2}",
-                                s.nodes,
-                                s.proven,
-                                s.elapsed.as_secs_f64()
-                            ));
-                            l
+                        match &b.equilibrium {
+                            Some(eq) => format!("solution blind value {:.4}", eq.value),
+                            None => format!(
+                                "solution blind unknown between {:.4} and {:.4}",
+                                b.value_lo, b.value_hi
+                            ),
                         }
-                        Err(e) => format!("solution error {e}"),
                     }
-                };
-                out.last_line(&last, &fin);
-                searcher
-            });
-        match spawned {
-            Ok(handle) => {
-                self.search = Some(Running {
-                    handle,
-                    control,
-                    done,
-                });
-                Ok(())
-            }
-            Err(e) => {
-                self.searcher = Some(Searcher::new(self.opts.search_config()));
-                Err(Error::Thread(e.to_string()))
-            }
-        }
+                    Err(e) => format!("solution error {e}"),
+                }
+            } else {
+                match solver.solve(&pos, &limits, &ctl.stop, every, &mut progress) {
+                    Ok(s) => {
+                        let mut l = format!("solution {}", crate::solve::value_text(&s));
+                        if !s.pv.is_empty() {
+                            let pv: Vec<String> = s.pv.iter().map(|m| m.to_string()).collect();
+                            l.push_str(&format!(" pv {}", pv.join(" ")));
+                        }
+                        out.line(&format!(
+                            "info string solve nodes {} proven {} time {:.2}",
+                            s.nodes,
+                            s.proven,
+                            s.elapsed.as_secs_f64()
+                        ));
+                        l
+                    }
+                    Err(e) => format!("solution error {e}"),
+                }
+            };
+            out.last_line(&last, &fin);
+            searcher
+        })
     }
 }
 

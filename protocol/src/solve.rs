@@ -6,7 +6,7 @@ use choro_engine::solve::retro::Graph;
 use choro_engine::solve::{
     BlindSolution, Progress, Solution, SolveConfig, SolveLimits, Solver, Value,
 };
-use choro_engine::{Opening, Position, Side, Variant};
+use choro_engine::{Opening, Position, Variant};
 use serde_json::json;
 use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
@@ -217,14 +217,6 @@ pub fn blind_json(pos: &Position, b: &BlindSolution) -> serde_json::Value {
         "nodes": b.nodes,
         "time_ms": b.elapsed.as_millis() as u64,
     })
-}
-
-/// The side a value is reported for.
-pub fn side_name(s: Side) -> &'static str {
-    match s {
-        Side::A => "A",
-        Side::B => "B",
-    }
 }
 
 /// The arguments of `choro solve`.

@@ -98,6 +98,19 @@ fn exclude(values: &mut [Vec<f64>], allowed: &[bool], me: Side, hopeless: f64) {
 }
 
 impl BlindGame {
+    /// The `info string` of a solved game: its size, value for A (with
+    /// `digits` decimals) and both strategies.
+    fn report(&self, how: &str, eq: &Equilibrium, digits: usize) -> String {
+        format!(
+            "blind {}x{} {how}value {:.digits$} for A; A {}; B {}",
+            self.a_starts.len(),
+            self.b_starts.len(),
+            eq.value,
+            strategy_text(&self.a_starts, &eq.row),
+            strategy_text(&self.b_starts, &eq.col)
+        )
+    }
+
     /// The matrix of proven cell values for A (+1 a win, 0 a draw, -1 a
     /// loss), when the book of solved positions has every cell.
     pub fn book_values(&self) -> Option<Vec<Vec<f64>>> {
@@ -175,14 +188,7 @@ impl Searcher {
             exclude(&mut values, &allowed, me, 2.0);
             let eq = matrix::solve(&values);
             info(&Info {
-                string: Some(format!(
-                    "blind {}x{} from the book of solved cells: value {:.4} for A; A {}; B {}",
-                    bg.a_starts.len(),
-                    bg.b_starts.len(),
-                    eq.value,
-                    strategy_text(&bg.a_starts, &eq.row),
-                    strategy_text(&bg.b_starts, &eq.col)
-                )),
+                string: Some(bg.report("from the book of solved cells: ", &eq, 4)),
                 ..Info::default()
             });
             best = Some((1, eq));
@@ -244,14 +250,7 @@ impl Searcher {
                 nodes: Some(nodes),
                 nps: Some((nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64),
                 time_ms: Some(elapsed.as_millis() as u64),
-                string: Some(format!(
-                    "blind {}x{} value {:.2} for A; A {}; B {}",
-                    bg.a_starts.len(),
-                    bg.b_starts.len(),
-                    eq.value,
-                    strategy_text(&bg.a_starts, &eq.row),
-                    strategy_text(&bg.b_starts, &eq.col)
-                )),
+                string: Some(bg.report("", &eq, 2)),
                 ..Info::default()
             });
             best = Some((depth, eq));
