@@ -5,11 +5,16 @@
 //! ```text
 //! cargo run --release -p choro-engine --example strength_vs_truth -- build [per-code]
 //! cargo run --release -p choro-engine --example strength_vs_truth -- measure [ms ...]
+//! cargo run --release -p choro-engine --example strength_vs_truth -- measure-book FILE MIN [ms ...]
 //! ```
+//!
+//! `measure-book` takes the positions of a book (positions/solved/) at
+//! least MIN plies from the end: the long lines of best play of the solved
+//! starts, harder than the suite's middle games.
 //!
 //! `build` makes the suite `positions/solved/suite.txt`: per code, middle
 //! games of random play (sequential opening; Adjiboto from its start) at a
-//! random ply, kept when the solver proves them within 2 s and neither side
+//! random ply (3..33; Adjiboto 40..90), kept when the solver proves them within 2 s and neither side
 //! is to move in more than 60% of the code's kept positions; the suite's
 //! lines are book lines (position, value, a value-keeping move).
 //! `measure` searches every suite position with each algorithm for each
@@ -78,7 +83,13 @@ fn build(per_code: usize) {
         while kept.len() < per_code && tries < per_code * 40 {
             tries += 1;
             let mut p = Position::startpos(v, 8).unwrap();
-            let plies = 3 + rng.next() % 30;
+            // Adjiboto's games are long (about 80 plies): its middle games
+            // are taken later.
+            let plies = if v.is_choro() {
+                3 + rng.next() % 30
+            } else {
+                40 + rng.next() % 50
+            };
             for _ in 0..plies {
                 let moves = p.legal_moves();
                 if moves.is_empty() {
@@ -133,8 +144,8 @@ fn build(per_code: usize) {
     std::fs::write(SUITE, text).unwrap();
 }
 
-fn measure(times: &[u64]) {
-    let suite = Book::parse(&std::fs::read_to_string(SUITE).unwrap()).unwrap();
+fn measure(path: &str, min_plies: u32, times: &[u64]) {
+    let suite = Book::parse(&std::fs::read_to_string(path).unwrap()).unwrap();
     let solver = Solver::new(&SolveConfig {
         threads: 1,
         hash_mb: 512,
@@ -149,7 +160,14 @@ fn measure(times: &[u64]) {
         Variant::Acholi,
         Variant::Adjiboto,
     ] {
-        let entries: Vec<&Entry> = suite.entries().filter(|e| e.pos.variant() == v).collect();
+        let entries: Vec<&Entry> = suite
+            .entries()
+            .filter(|e| e.pos.variant() == v && e.best.is_some())
+            .filter(|e| matches!(e.value, Value::Win(n) | Value::Loss(n) if n >= min_plies))
+            .collect();
+        if entries.is_empty() {
+            continue;
+        }
         for alg in [Algorithm::AlphaBeta, Algorithm::Mcts] {
             for &ms in times {
                 let (mut won, mut won_kept, mut lost, mut lost_kept) = (0, 0, 0, 0);
@@ -210,16 +228,26 @@ fn measure(times: &[u64]) {
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    let times = |from: usize| -> Vec<u64> {
+        let t: Vec<u64> = args[from.min(args.len())..]
+            .iter()
+            .filter_map(|s| s.parse().ok())
+            .collect();
+        if t.is_empty() {
+            vec![100, 1000]
+        } else {
+            t
+        }
+    };
     match args.first().map(String::as_str) {
         Some("build") => build(args.get(1).and_then(|s| s.parse().ok()).unwrap_or(30)),
-        Some("measure") => {
-            let times: Vec<u64> = args[1..].iter().filter_map(|s| s.parse().ok()).collect();
-            measure(if times.is_empty() {
-                &[100, 1000]
-            } else {
-                &times
-            });
+        Some("measure") => measure(SUITE, 0, &times(1)),
+        // Any book, its positions at least `min` plies from the end.
+        Some("measure-book") if args.len() >= 3 => {
+            measure(&args[1], args[2].parse().unwrap_or(0), &times(3))
         }
-        _ => eprintln!("usage: strength_vs_truth build [per-code] | measure [ms ...]"),
+        _ => eprintln!(
+            "usage: strength_vs_truth build [per-code] | measure [ms ...] | measure-book FILE MIN [ms ...]"
+        ),
     }
 }
