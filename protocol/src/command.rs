@@ -35,6 +35,8 @@ pub enum Command {
     Divide(u32),
     Eval,
     Bench,
+    /// `trace <move>`: the move drop by drop.
+    Trace(Move),
 }
 
 /// Where `position` starts.
@@ -278,6 +280,7 @@ pub fn parse(line: &str) -> Result<Option<Command>, ParseError> {
         "divide" => "divide",
         "eval" => "eval",
         "bench" => "bench",
+        "trace" => "trace",
         _ => return Err(ParseError::UnknownCommand(word.to_string())),
     };
     let mut a = Args { command, toks };
@@ -313,6 +316,11 @@ pub fn parse(line: &str) -> Result<Option<Command>, ParseError> {
         "perft" => Command::Perft(a.int("depth", 1, MAX_PERFT as i128)?),
         "divide" => Command::Divide(a.int("depth", 1, MAX_PERFT as i128)?),
         "eval" => Command::Eval,
+        "trace" => {
+            let t = a.next("move")?;
+            let mut m = moves(command, &[t])?;
+            Command::Trace(m.remove(0))
+        }
         _ => Command::Bench,
     };
     a.end()?;
@@ -480,6 +488,10 @@ mod tests {
         assert_eq!(ok("d"), Command::Display);
         assert_eq!(ok("moves"), Command::Moves);
         assert_eq!(ok("eval"), Command::Eval);
+        assert_eq!(ok("trace ~k=a-"), Command::Trace("~k=a-".parse().unwrap()));
+        assert!(parse("trace").is_err());
+        assert!(parse("trace k l").is_err());
+        assert!(parse("trace k!").is_err());
         assert_eq!(ok("bench"), Command::Bench);
         assert_eq!(ok("perft 3"), Command::Perft(3));
         assert_eq!(ok("divide 2"), Command::Divide(2));

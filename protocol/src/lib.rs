@@ -17,6 +17,7 @@ pub mod matcher;
 pub mod options;
 pub mod perft;
 pub mod server;
+pub mod trace;
 
 pub use command::{parse, Command, ParseError};
 pub use server::Server;

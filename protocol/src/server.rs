@@ -14,7 +14,7 @@ use crate::command::{self, Command, Go, ParseError, Query, Start};
 use crate::display;
 use crate::options::{OptionError, Options};
 use crate::perft::{self, PerftRequest};
-use crate::{bench, eval};
+use crate::{bench, eval, trace};
 use choro_engine::search::{Info, Limits, Score, SearchControl, Searcher};
 use choro_engine::{Game, Move, MoveError, Outcome, Position, PositionError, Side};
 use std::fmt;
@@ -68,6 +68,10 @@ pub enum Error {
         err: MoveError,
     },
     Position(PositionError),
+    /// `trace` of a move the position does not allow.
+    Trace(MoveError),
+    /// `trace` once the game is over.
+    TraceAfterEnd(Outcome),
     Bench(String),
     Thread(String),
     /// `Hash`, or an `Algorithm` that keeps a table or tree of `Hash` MiB,
@@ -94,6 +98,8 @@ impl fmt::Display for Error {
             ),
             Error::SearchMove { index, err } => write!(f, "go searchmoves: move {index}: {err}"),
             Error::Position(e) => write!(f, "start position: {e}"),
+            Error::Trace(e) => write!(f, "trace: {e}"),
+            Error::TraceAfterEnd(o) => write!(f, "trace: the game is already over ({o})"),
             Error::Bench(e) => f.write_str(e),
             Error::Thread(e) => write!(f, "go: cannot start the search thread: {e}"),
             Error::Memory { option, mb, kept } => write!(
@@ -283,6 +289,15 @@ impl<W: Write + Send + 'static> Server<W> {
             Command::Divide(depth) => self.perft(depth, true)?,
             Command::Eval => {
                 for l in eval::lines(self.game.position()) {
+                    self.out.line(&l);
+                }
+            }
+            Command::Trace(m) => {
+                let pos = self.game.position();
+                if let Some(outcome) = self.game.outcome() {
+                    return Err(Error::TraceAfterEnd(outcome));
+                }
+                for l in trace::lines(pos, &m).map_err(Error::Trace)? {
                     self.out.line(&l);
                 }
             }
@@ -1039,7 +1054,7 @@ mod tests {
     /// the server still answers afterwards.
     #[test]
     fn random_lines_never_break_the_server() {
-        const WORDS: [&str; 44] = [
+        const WORDS: [&str; 45] = [
             "uci",
             "ugi",
             "isready",
@@ -1073,6 +1088,7 @@ mod tests {
             "p1turn",
             "d",
             "eval",
+            "trace",
             "divide",
             "perft",
             "uginewgame",

@@ -96,6 +96,12 @@ pub struct LapRecord {
     pub after: u8,
 }
 
+/// The board a traced lap leaves, after its last drop and before what
+/// follows (capture, relay, end): each player's counters by loop position
+/// (`[side][p]`, as [`Position::loop_count`]; Adjiboto: the ring in
+/// `[0]`, stores not included).
+pub type LapBoard = [[u8; 32]; 2];
+
 /// Why a move could not be played.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MoveError {
@@ -224,6 +230,19 @@ impl Position {
             return None;
         }
         choro::ChoroGen::new(self, LAP_BUDGET, |_, _, _| true).trace_of(m)
+    }
+
+    /// [`trace`](Self::trace) with the board each lap leaves, for people
+    /// who want to see a move drop by drop; also Adjiboto's one lap. `None`
+    /// for an illegal move and in the simultaneous opening. Allocates.
+    pub fn trace_boards(&self, m: &Move) -> Option<Vec<(LapRecord, LapBoard)>> {
+        if self.variant == crate::Variant::Adjiboto {
+            return adjiboto::trace(self, m);
+        }
+        if self.phase.is_simultaneous() {
+            return None;
+        }
+        choro::ChoroGen::new(self, LAP_BUDGET, |_, _, _| true).trace_boards_of(m)
     }
 
     /// Every never-ending path of the position: the start and decisions it
