@@ -76,6 +76,18 @@ function setBusy(d) {
   document.body.dataset.busy = busy > 0 ? '1' : '0';
 }
 
+/** Run `fn` with the page marked busy; its error becomes the page's message. */
+async function busyDo(fn, wrap = (m) => m) {
+  setBusy(1);
+  try {
+    await fn();
+  } catch (e) {
+    message('error', wrap(e.message));
+  } finally {
+    setBusy(-1);
+  }
+}
+
 function message(kind, text) {
   const m = $('message');
   m.className = kind;
@@ -425,8 +437,7 @@ async function chooseToken(tok) {
     return;
   }
   // Show where the choice comes: the trace of two ways on, up to where they part.
-  setBusy(1);
-  try {
+  await busyDo(async () => {
     const ways = opts.map((o) => cands.find((m) => tokenPrefix(m, prefix + o.text)));
     const traces = await Promise.all(ways.map((m) => req('trace', { ...game, move: m })));
     const lines = traces.map((t) => t.trace);
@@ -441,11 +452,7 @@ async function chooseToken(tok) {
     anim.frames = framesOf(st.position, common, false);
     anim.i = anim.frames.length - 1;
     showFrame();
-  } catch (e) {
-    message('error', e.message);
-  } finally {
-    setBusy(-1);
-  }
+  });
   offer(opts);
 }
 
@@ -487,7 +494,7 @@ function framesOf(before, lines, withEnd = true) {
       lift: `${side.toUpperCase()} lifts ${n} from ${hole}`,
       capture: `captures ${n} from ${side.toUpperCase()}'s ${hole}`,
       put: `puts ${n} into ${hole}`,
-      drop: `drops into ${hole} (now ${n})`,
+      drop: `${side.toUpperCase()} drops into ${hole} (now ${n})`,
     }[kind];
     frames.push({ ...g, caption: (lap && kind === 'drop' ? lap + ': ' : '') + what, hot: { row: +row, col: +col } });
   }
@@ -544,8 +551,7 @@ function finishAnim() {
 // ---------------------------------------------------------------- the game
 
 async function playMove(mv) {
-  setBusy(1);
-  try {
+  await busyDo(async () => {
     const before = st.position;
     const tr = await req('trace', { ...game, move: mv });
     game.moves.push(mv);
@@ -554,17 +560,12 @@ async function playMove(mv) {
     saveGame();
     await playFrames(framesOf(before, tr.trace));
     await refresh();
-  } catch (e) {
-    message('error', e.message);
-  } finally {
-    setBusy(-1);
-  }
+  });
   scheduleNext();
 }
 
 async function refresh() {
-  setBusy(1);
-  try {
+  await busyDo(async () => {
     const moves = rec ? rec.games[rec.gi].moves.slice(0, rec.ply) : game.moves;
     const start = rec ? rec.games[rec.gi].start : game.start;
     st = await req('state', { start, moves });
@@ -575,11 +576,7 @@ async function refresh() {
       anim.i = 0;
       showFrame();
     }
-  } catch (e) {
-    message('error', e.message);
-  } finally {
-    setBusy(-1);
-  }
+  });
 }
 
 function redraw() {
@@ -734,8 +731,7 @@ async function newGame() {
   clearTimeout(autoplayTimer);
   if (busy > 0) await req('stop').catch(() => {});
   const s = settings();
-  setBusy(1);
-  try {
+  await busyDo(async () => {
     const r = await req('newgame', { variant: s.variant, columns: s.columns, opening: s.opening });
     rec = null;
     game = { start: r.start, moves: [] };
@@ -746,18 +742,13 @@ async function newGame() {
     message('', '');
     saveGame();
     await refresh();
-  } catch (e) {
-    message('error', e.message);
-  } finally {
-    setBusy(-1);
-  }
+  });
   scheduleNext();
 }
 
 async function setUp() {
   const s = $('fen-input').value;
-  setBusy(1);
-  try {
+  await busyDo(async () => {
     const r = await req('setup', { fen: s });
     rec = null;
     game = { start: r.start, moves: [] };
@@ -765,19 +756,14 @@ async function setUp() {
     message('note', 'Position set up.');
     saveGame();
     await refresh();
-  } catch (e) {
-    message('error', 'Position string refused: ' + e.message + ' (the game on the board is kept)');
-  } finally {
-    setBusy(-1);
-  }
+  }, (m) => 'Position string refused: ' + m + ' (the game on the board is kept)');
   scheduleNext();
 }
 
 // ---------------------------------------------------------------- records
 
 async function loadRecords(text) {
-  setBusy(1);
-  try {
+  await busyDo(async () => {
     const r = await req('records', { text });
     if (!r.games.length) throw new Error('no game in the file');
     rec = { games: r.games, gi: 0, ply: 0 };
@@ -792,11 +778,7 @@ async function loadRecords(text) {
     });
     message('note', `${r.games.length} games loaded; step through them with the arrows.`);
     await refresh();
-  } catch (e) {
-    message('error', e.message);
-  } finally {
-    setBusy(-1);
-  }
+  });
 }
 
 async function recStep(to) {
@@ -804,17 +786,12 @@ async function recStep(to) {
   const g = rec.games[rec.gi];
   to = Math.max(0, Math.min(g.moves.length, to));
   if (to === rec.ply + 1) {
-    setBusy(1);
-    try {
+    await busyDo(async () => {
       const before = st.position;
       const tr = await req('trace', { start: g.start, moves: g.moves.slice(0, rec.ply), move: g.moves[rec.ply] });
       rec.ply = to;
       await playFrames(framesOf(before, tr.trace));
-    } catch (e) {
-      message('error', e.message);
-    } finally {
-      setBusy(-1);
-    }
+    });
   }
   rec.ply = to;
   $('rec-ply').textContent = `${rec.ply}/${g.moves.length}`;
@@ -823,8 +800,7 @@ async function recStep(to) {
 
 async function saveRecord() {
   if (!game) return;
-  setBusy(1);
-  try {
+  await busyDo(async () => {
     const s = settings();
     const name = (side) => (s[side] === 'engine' ? `choro-${s.algorithm}` : 'human');
     const r = await req('record', { ...game, a: name('a'), b: name('b') });
@@ -834,11 +810,7 @@ async function saveRecord() {
     a.download = 'choro-game.txt';
     a.click();
     message('note', 'Saved as choro-game.txt (choro replay checks it).');
-  } catch (e) {
-    message('error', 'Not saved: ' + e.message);
-  } finally {
-    setBusy(-1);
-  }
+  }, (m) => 'Not saved: ' + m);
 }
 
 // ---------------------------------------------------------------- wiring
@@ -929,8 +901,7 @@ async function main() {
   wire();
   fillColumns();
   await connect();
-  setBusy(1);
-  try {
+  await busyDo(async () => {
     const r = await req('load_game');
     if (r.game && r.game.start) {
       const s = r.game.settings || {};
@@ -947,11 +918,7 @@ async function main() {
     } else {
       await newGame();
     }
-  } catch (e) {
-    message('error', e.message);
-  } finally {
-    setBusy(-1);
-  }
+  });
 }
 
 main();

@@ -12,6 +12,8 @@
 //! board, and gives the page bad input: an illegal click, a malformed
 //! position string, an engine killed while it thinks, a closed page.
 
+mod common;
+
 use choro_engine::{Game, Position};
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{json, Value};
@@ -40,23 +42,6 @@ fn which(names: &[&str]) -> Option<PathBuf> {
         }
     }
     None
-}
-
-/// The `choro` binary of this build, built first if it is not there.
-fn engine_binary() -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    let dir = exe.parent().unwrap().parent().unwrap();
-    let bin = dir.join(format!("choro{}", std::env::consts::EXE_SUFFIX));
-    if !bin.is_file() {
-        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-        let mut c = Command::new(cargo);
-        c.args(["build", "-p", "choro", "--bin", "choro"]);
-        if dir.ends_with("release") {
-            c.arg("--release");
-        }
-        assert!(c.status().unwrap().success(), "cannot build choro");
-    }
-    bin
 }
 
 struct Driver(Child);
@@ -409,7 +394,7 @@ async fn the_board_in_headless_chromium() {
         );
         return;
     };
-    let engine = engine_binary();
+    let engine = common::binary("choro");
     let app = choro_gui::App::new(engine.clone(), &[]);
     let (addr, serve) = choro_gui::bind(SocketAddr::from(([127, 0, 0, 1], 0)), app)
         .await
@@ -466,22 +451,10 @@ async fn the_board_in_headless_chromium() {
         let code = (variant, columns, opening);
         records.push_str(&play_game(&page, code, players, shot, &mut race_choices).await);
     }
-    assert!(
-        race_choices > 0,
-        "no race decision was offered to A in any game"
-    );
+    assert!(race_choices > 0, "no race decision was offered in any game");
     let file = screens_dir().join("games.txt");
     std::fs::write(&file, &records).unwrap();
-    let out = Command::new(&engine)
-        .arg("replay")
-        .arg(&file)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "choro replay refused the saved games: {}",
-        String::from_utf8_lossy(&out.stdout)
-    );
+    common::assert_replays(&file);
 
     records_are_stepped(&page, &file).await;
     engines_play_each_other(&page).await;
@@ -563,7 +536,7 @@ async fn animation_steps(page: &Page) {
     let s = page.snapshot().await;
     assert!(s["caption"].as_str().unwrap().starts_with("2/"), "{s}");
     assert!(
-        s["caption"].as_str().unwrap().contains("drops into m"),
+        s["caption"].as_str().unwrap().contains("A drops into m"),
         "{s}"
     );
     page.shot("animation.png").await;

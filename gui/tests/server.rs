@@ -3,31 +3,17 @@
 //! Each failure is a message for the page and never a panic; the game lives
 //! in the requests, so nothing is lost; the next request gets a new engine.
 
+mod common;
+
 use choro_engine::{Game, Opening, Position, Variant};
 use choro_gui::engine::Limits;
 use choro_gui::App;
+use common::binary;
 use serde_json::{json, Value};
 use std::path::PathBuf;
 use std::process::Command;
 use std::sync::Arc;
 use std::time::Duration;
-
-/// A binary of the `choro` package of this build, built first if missing.
-fn binary(name: &str) -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    let dir = exe.parent().unwrap().parent().unwrap();
-    let bin = dir.join(format!("{name}{}", std::env::consts::EXE_SUFFIX));
-    if !bin.is_file() {
-        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-        let mut c = Command::new(cargo);
-        c.args(["build", "-p", "choro", "--bins"]);
-        if dir.ends_with("release") {
-            c.arg("--release");
-        }
-        assert!(c.status().unwrap().success(), "cannot build choro");
-    }
-    bin
-}
 
 fn short_limits() -> Limits {
     Limits {
@@ -222,16 +208,7 @@ async fn a_finished_game_is_saved_as_a_record_choro_replay_accepts() {
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("game.txt");
     std::fs::write(&file, text).unwrap();
-    let out = Command::new(binary("choro"))
-        .arg("replay")
-        .arg(&file)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{text}\n{}",
-        String::from_utf8_lossy(&out.stdout)
-    );
+    common::assert_replays(&file);
     // And read back for stepping.
     let r = ask(&app, json!({"op": "records", "text": text})).await;
     assert_eq!(
@@ -240,4 +217,28 @@ async fn a_finished_game_is_saved_as_a_record_choro_replay_accepts() {
     );
     assert_eq!(r["games"][0]["start"], start.to_string());
     let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Without a `choro` binary the board runs itself as the engine
+/// (`choro-gui --protocol`, the choro crate's own server).
+#[tokio::test]
+async fn choro_gui_itself_speaks_the_protocol() {
+    let me = PathBuf::from(env!("CARGO_BIN_EXE_choro-gui"));
+    let app = App::new(me, &["--protocol".into()]);
+    let r = ask(
+        &app,
+        json!({"op": "newgame", "variant": "acholi", "columns": 8, "opening": "sequential"}),
+    )
+    .await;
+    let start = Position::start(Variant::Acholi, 8, Opening::Sequential).unwrap();
+    assert_eq!(r["start"], start.to_string(), "{r}");
+    let r = ask(
+        &app,
+        json!({"op": "state", "start": start.to_string(), "moves": []}),
+    )
+    .await;
+    assert_eq!(
+        r["moves"].as_array().unwrap().len(),
+        start.legal_moves().len()
+    );
 }

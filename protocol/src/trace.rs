@@ -113,22 +113,36 @@ impl Board {
     /// the counters move: taken from the opponent, taken from the mover,
     /// then put down by the mover. Between laps the mover's counters taken
     /// are lifts; after the last lap (Adjiboto) everything taken is captured.
-    fn changes(&mut self, to: &LapBoard, mover: usize, after_laps: bool, out: &mut Vec<String>) {
+    /// `rise` names a hole that gained: `put`, or `drop` (one counter sown;
+    /// its line gives the count after it).
+    fn changes(
+        &mut self,
+        to: &LapBoard,
+        mover: usize,
+        after_laps: bool,
+        rise: &str,
+        out: &mut Vec<String>,
+    ) {
         let choro = self.choro();
         let sides: &[usize] = if choro { &[0, 1] } else { &[0] };
         let len = self.len();
         let owner = |s: usize, p: u8| if choro { s } else { (p >= 5) as usize };
-        let order: Vec<(usize, bool)> = vec![(1 - mover, false), (mover, false), (mover, true)];
-        for (who, rise) in order {
+        let order = [
+            (1 - mover, false),
+            (mover, false),
+            (mover, true),
+            (1 - mover, true),
+        ];
+        for (who, up) in order {
             for &s in sides {
                 for p in 0..len {
                     let (from, now) = (self.counts[s][p as usize], to[s][p as usize]);
-                    if owner(s, p) != who || (now > from) != rise || now == from {
+                    if owner(s, p) != who || (now > from) != up || now == from {
                         continue;
                     }
                     self.counts[s][p as usize] = now;
-                    let kind = match (rise, who == mover && !after_laps) {
-                        (true, _) => "put",
+                    let kind = match (now > from, who == mover && !after_laps) {
+                        (true, _) => rise,
                         (false, true) => "lift",
                         (false, false) => "capture",
                     };
@@ -136,7 +150,12 @@ impl Board {
                         // Adjiboto's captures go to the mover's store.
                         self.stores[mover] += from - now;
                     }
-                    out.push(self.step(kind, s, p, from.abs_diff(now)));
+                    let n = if kind == "drop" {
+                        now
+                    } else {
+                        from.abs_diff(now)
+                    };
+                    out.push(self.step(kind, s, p, n));
                 }
             }
         }
@@ -173,7 +192,7 @@ pub fn lines(pos: &Position, m: &Move) -> Result<Vec<String>, MoveError> {
             for &d in &drops {
                 before[me][d as usize] = before[me][d as usize].saturating_sub(1);
             }
-            b.changes(&before, mover, false, &mut out);
+            b.changes(&before, mover, false, "put", &mut out);
             let dir = match lap.dir {
                 Dir::Ccw => "ccw",
                 Dir::Cw => "cw",
@@ -186,7 +205,23 @@ pub fn lines(pos: &Position, m: &Move) -> Result<Vec<String>, MoveError> {
         }
         // What follows the last lap (Adjiboto's captures into the store).
         let end = Board::new(&next);
-        b.changes(&end.counts, mover, true, &mut out);
+        b.changes(&end.counts, mover, true, "put", &mut out);
+    }
+    if let Some(steps) = pos.race_trace(m) {
+        let mut b = Board::new(pos);
+        for st in &steps {
+            let rise = if st.drop { "drop" } else { "put" };
+            b.changes(&st.board, st.racer.index(), false, rise, &mut out);
+        }
+        // Past the steps recorded (a race that runs to the lap budget).
+        let end = Board::new(&next);
+        b.changes(
+            &end.counts,
+            pos.side_to_move().index(),
+            true,
+            "put",
+            &mut out,
+        );
     }
     out.push(format!("trace end {next}"));
     Ok(out)

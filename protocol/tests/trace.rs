@@ -5,6 +5,8 @@
 //! exactly the counters it names between the board and the hand, each lap
 //! sows exactly the hand it holds, the laps are the engine's own
 //! (`Position::trace`), and the last board is the position the move leads to.
+//! In the race of the simultaneous opening each racer's hand is followed
+//! through the interleaved steps to the hands of the resulting position.
 
 use choro::Server;
 use choro_engine::{Opening, Position, Variant};
@@ -51,12 +53,7 @@ fn check(pos: &Position, mv: &str, to: &str, lines: &[String]) -> usize {
     let laps = pos.trace(&m);
     let race = pos.phase().is_simultaneous();
     if race {
-        assert_eq!(
-            lines.len(),
-            1,
-            "{ctx}: a blind start or race decision is traced whole"
-        );
-        return 0;
+        return check_race(pos, &end, lines, &ctx);
     }
     let adj = pos.variant() == Variant::Adjiboto;
     let w = pos.width() as usize;
@@ -166,6 +163,72 @@ fn check(pos: &Position, mv: &str, to: &str, lines: &[String]) -> usize {
     drops
 }
 
+/// A race trace: each drop sows one counter of its racer's hand into his
+/// own hole, each lift fills the lifter's hand, each capture the other
+/// racer's, each put empties the putter's; at the end each racer holds what
+/// the resulting position says and the board is the resulting board.
+fn check_race(pos: &Position, end: &Position, lines: &[String], ctx: &str) -> usize {
+    use choro_engine::Side;
+    let w = pos.width() as usize;
+    let grid = |p: &Position| -> Vec<Vec<u32>> {
+        (0..4)
+            .rev()
+            .map(|r| (0..w).map(|c| p.at(r as u8, c as u8) as u32).collect())
+            .collect()
+    };
+    let mut cur = grid(pos);
+    let mut hands = [pos.hand(Side::A), pos.hand(Side::B)];
+    let mut drops = 0;
+    if pos.phase() == choro_engine::Phase::Blind2 {
+        assert_eq!(lines.len(), 1, "{ctx}: A's blind start only chooses");
+    }
+    for l in &lines[..lines.len() - 1] {
+        let f: Vec<&str> = l.split(' ').collect();
+        assert_eq!(f.len(), 9, "{ctx}: {l}");
+        let (kind, n) = (f[1], f[6].parse::<u32>().unwrap());
+        let side = if f[2] == "a" { 0 } else { 1 };
+        let owner = if f[4].parse::<u32>().unwrap() <= 1 {
+            0
+        } else {
+            1
+        };
+        assert_eq!(side, owner, "{ctx}: {l}");
+        let (r, c) = cell(pos, f[4].parse().unwrap(), f[5].parse().unwrap());
+        match kind {
+            "drop" => {
+                assert!(hands[side] > 0, "{ctx}: {l}: a drop from an empty hand");
+                hands[side] -= 1;
+                cur[r][c] += 1;
+                assert_eq!(n, cur[r][c], "{ctx}: {l}");
+                drops += 1;
+            }
+            "lift" | "capture" => {
+                assert!(n > 0 && cur[r][c] >= n, "{ctx}: {l}");
+                cur[r][c] -= n;
+                hands[if kind == "lift" { side } else { 1 - side }] += n;
+            }
+            "put" => {
+                assert!(hands[side] >= n, "{ctx}: {l}");
+                hands[side] -= n;
+                cur[r][c] += n;
+            }
+            _ => panic!("{ctx}: unexpected step {l}"),
+        }
+        assert_eq!(
+            board(f[7], f[8]).0,
+            cur,
+            "{ctx}: {l}: the board after the step"
+        );
+    }
+    assert_eq!(
+        hands,
+        [end.hand(Side::A), end.hand(Side::B)],
+        "{ctx}: the hands"
+    );
+    assert_eq!(cur, grid(end), "{ctx}: the last board is the move's result");
+    drops
+}
+
 fn rng(x: &mut u64) -> u64 {
     *x ^= *x << 13;
     *x ^= *x >> 7;
@@ -180,6 +243,7 @@ fn every_traced_move_accounts_for_every_counter() {
     let mut s = Server::new(Vec::new()).unwrap();
     let mut traced = 0;
     let mut drops = 0;
+    let mut race_drops = 0;
     let mut kinds = std::collections::BTreeSet::new();
     let starts: Vec<Position> = [
         (Variant::Didinga, 8),
@@ -205,7 +269,12 @@ fn every_traced_move_accounts_for_every_counter() {
                 for (m, to) in moves.iter().take(12) {
                     let mv = pos.restyle(*m).to_string();
                     let lines = talk(&mut s, &format!("trace {mv}"));
-                    drops += check(&pos, &mv, &to.to_string(), &lines);
+                    let d = check(&pos, &mv, &to.to_string(), &lines);
+                    if pos.phase().is_simultaneous() {
+                        race_drops += d;
+                    } else {
+                        drops += d;
+                    }
                     for l in &lines {
                         kinds.insert(l.split(' ').nth(1).unwrap().to_string());
                     }
@@ -217,6 +286,7 @@ fn every_traced_move_accounts_for_every_counter() {
     }
     assert!(traced > 2000, "{traced}");
     assert!(drops > 20_000, "{drops}");
+    assert!(race_drops > 2_000, "{race_drops}");
     for k in ["lift", "capture", "drop", "lap", "end"] {
         assert!(kinds.contains(k), "no '{k}' step in any trace: {kinds:?}");
     }

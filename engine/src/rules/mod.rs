@@ -102,6 +102,19 @@ pub struct LapRecord {
 /// `[0]`, stores not included).
 pub type LapBoard = [[u8; 32]; 2];
 
+/// One step of a traced race (the simultaneous opening): the racer whose
+/// drop or lap start it was, whether it was a drop (else captures and lifts
+/// before a lap, or a decision reached), and the board after it, as
+/// [`LapBoard`]. The racers' hands are not on the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RaceStep {
+    pub racer: crate::Side,
+    pub drop: bool,
+    pub board: LapBoard,
+}
+
+pub use race::RACE_TRACE_STEPS;
+
 /// Why a move could not be played.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MoveError {
@@ -243,6 +256,17 @@ impl Position {
             return None;
         }
         choro::ChoroGen::new(self, LAP_BUDGET, |_, _, _| true).trace_boards_of(m)
+    }
+
+    /// The race the legal move `m` of the simultaneous opening sets off,
+    /// drop by drop (the first [`RACE_TRACE_STEPS`] steps); empty for A's
+    /// blind start. `None` outside the simultaneous opening and for an
+    /// illegal move. Allocates.
+    pub fn race_trace(&self, m: &Move) -> Option<Vec<RaceStep>> {
+        if !self.phase.is_simultaneous() {
+            return None;
+        }
+        race::trace(self, m)
     }
 
     /// Every never-ending path of the position: the start and decisions it
