@@ -630,13 +630,16 @@ function renderInfo() {
     });
     ml.appendChild(sp);
   }
-  $('diagram').textContent = st.d.join('\n');
+  $('diagram').textContent = st.d
+    .filter((l) => !(hide && (l.startsWith("A's blind start") || l.startsWith('position '))))
+    .join('\n');
   const h = $('history');
   h.innerHTML = '';
   const moves = rec ? rec.games[rec.gi].moves.slice(0, rec.ply) : game.moves;
-  moves.forEach((m) => {
+  moves.forEach((m, i) => {
     const li = document.createElement('li');
-    li.textContent = m;
+    li.textContent = hide && i === moves.length - 1 ? '(blind)' : m;
+    li.dataset.move = m;
     h.appendChild(li);
   });
   h.scrollTop = h.scrollHeight;

@@ -17,6 +17,7 @@ mod common;
 use choro_engine::{Game, Position};
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{json, Value};
+use std::io::Write;
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -89,13 +90,14 @@ impl Page {
               [g.dataset.store, +g.dataset.count]);
             const moves = [...document.querySelectorAll('#moves-list span')].map(s =>
               [s.dataset.move, s.dataset.to]);
-            const history = [...document.querySelectorAll('#history li')].map(l => l.textContent);
+            const history = [...document.querySelectorAll('#history li')].map(l => l.dataset.move);
+            const shown = [...document.querySelectorAll('#history li')].map(l => l.textContent);
             const m = document.getElementById('message');
             return {
               busy: document.body.dataset.busy, human: document.body.dataset.human,
               mode: document.body.dataset.mode,
               result: document.body.dataset.result, position: document.getElementById('position').dataset.position,
-              start: document.body.dataset.start, holes, stores, moves, history,
+              start: document.body.dataset.start, holes, stores, moves, history, shown,
               message: m.textContent, kind: m.className,
               choices: [...document.querySelectorAll('#board g.choice')].map(g => g.dataset.token),
               bars: document.querySelectorAll('#blind-chart rect.bar').length,
@@ -304,6 +306,7 @@ async fn play_game(
     players: [&str; 2],
     shot: &str,
     race_choices: &mut u32,
+    hidden_starts: &mut u32,
 ) -> String {
     page.new_game_of(variant, columns, opening, "alphabeta", players)
         .await;
@@ -340,6 +343,16 @@ async fn play_game(
         };
         let mv = best[0].as_str().unwrap().to_string();
         let before = s["history"].as_array().unwrap().len();
+        let phase = s["position"].as_str().unwrap().split(' ').nth(3).unwrap();
+        if phase.starts_with("s1") && players[1] == "human" {
+            // B, a person at the same board, is not shown A's blind start.
+            assert_eq!(s["shown"][0], "(blind)", "{s}");
+            let shown = page
+                .js("return document.getElementById('position').value")
+                .await;
+            assert!(!shown.as_str().unwrap().contains("s1:"), "{shown}");
+            *hidden_starts += 1;
+        }
         if !s["choices"].as_array().unwrap().is_empty() {
             *race_choices += 1;
         }
@@ -388,7 +401,10 @@ async fn the_board_in_headless_chromium() {
             !required,
             "CHORO_BROWSER_REQUIRED is set but chromium or chromedriver is missing"
         );
-        println!(
+        // Straight to stderr, past the test harness's capture, so that
+        // `cargo test` shows it.
+        let _ = writeln!(
+            std::io::stderr(),
             "SKIPPED: the choro-gui browser tests need chromium and chromedriver \
              (Debian: apt-get install chromium chromium-driver; .ci/browser installs them)"
         );
@@ -439,6 +455,7 @@ async fn the_board_in_headless_chromium() {
 
     let mut records = String::new();
     let mut race_choices = 0;
+    let mut hidden_starts = 0;
     let (vs_engine, two_people) = (["human", "engine"], ["human", "human"]);
     for (variant, columns, opening, players, shot) in [
         ("didinga", 8, "simultaneous", vs_engine, "didinga.png"),
@@ -449,9 +466,23 @@ async fn the_board_in_headless_chromium() {
         ("acholi", 8, "sequential", two_people, "acholi-seq.png"),
     ] {
         let code = (variant, columns, opening);
-        records.push_str(&play_game(&page, code, players, shot, &mut race_choices).await);
+        records.push_str(
+            &play_game(
+                &page,
+                code,
+                players,
+                shot,
+                &mut race_choices,
+                &mut hidden_starts,
+            )
+            .await,
+        );
     }
     assert!(race_choices > 0, "no race decision was offered in any game");
+    assert_eq!(
+        hidden_starts, 1,
+        "the two people's simultaneous game hides A's start"
+    );
     let file = screens_dir().join("games.txt");
     std::fs::write(&file, &records).unwrap();
     common::assert_replays(&file);
