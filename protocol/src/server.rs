@@ -586,6 +586,21 @@ struct Job<W> {
     hold: bool,
 }
 
+impl Server<Vec<u8>> {
+    /// Execute `line` (a blank line does nothing), wait for a search that
+    /// ends by itself, and take what was written since the last call, line
+    /// by line. For tests and fuzzers; `quit` is executed like any line.
+    pub fn answer(&mut self, line: &str) -> Vec<String> {
+        self.command(line);
+        self.wait();
+        let bytes = self.with_output(std::mem::take);
+        String::from_utf8_lossy(&bytes)
+            .lines()
+            .map(str::to_string)
+            .collect()
+    }
+}
+
 impl<W: Write + Send + 'static> Job<W> {
     fn run(self, mut searcher: Searcher) -> Searcher {
         let pos = *self.game.position();
@@ -763,13 +778,7 @@ mod tests {
         for l in lines {
             assert!(s.command(l), "{l} ended the session");
         }
-        s.wait();
-        let bytes = s.with_output(std::mem::take);
-        String::from_utf8(bytes)
-            .unwrap()
-            .lines()
-            .map(str::to_string)
-            .collect()
+        s.answer("")
     }
 
     #[test]

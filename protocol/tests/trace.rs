@@ -11,17 +11,6 @@
 use choro::Server;
 use choro_engine::{Opening, Position, Variant};
 
-fn talk(s: &mut Server<Vec<u8>>, line: &str) -> Vec<String> {
-    assert!(s.command(line), "{line} ended the session");
-    s.wait();
-    let bytes = s.with_output(std::mem::take);
-    String::from_utf8(bytes)
-        .unwrap()
-        .lines()
-        .map(str::to_string)
-        .collect()
-}
-
 /// A step's board: counts row by row as drawn (Choro rows 3..0, Adjiboto
 /// north then south), then the two stores.
 fn board(rows: &str, stores: &str) -> (Vec<Vec<u32>>, [u32; 2]) {
@@ -265,10 +254,10 @@ fn every_traced_move_accounts_for_every_counter() {
                 if moves.is_empty() {
                     break;
                 }
-                assert!(talk(&mut s, &format!("position fen {pos}")).is_empty());
+                assert!(s.answer(&format!("position fen {pos}")).is_empty());
                 for (m, to) in moves.iter().take(12) {
                     let mv = pos.restyle(*m).to_string();
-                    let lines = talk(&mut s, &format!("trace {mv}"));
+                    let lines = s.answer(&format!("trace {mv}"));
                     let d = check(&pos, &mv, &to.to_string(), &lines);
                     if pos.phase().is_simultaneous() {
                         race_drops += d;
@@ -309,8 +298,8 @@ fn an_acholi_leave_puts_the_increment_back() {
             for (m, to) in &moves {
                 let mv = pos.restyle(*m).to_string();
                 if mv.contains('=') {
-                    talk(&mut s, &format!("position fen {pos}"));
-                    let lines = talk(&mut s, &format!("trace {mv}"));
+                    s.answer(&format!("position fen {pos}"));
+                    let lines = s.answer(&format!("trace {mv}"));
                     check(&pos, &mv, &to.to_string(), &lines);
                     if lines.iter().any(|l| l.starts_with("trace put ")) {
                         found = true;
@@ -327,31 +316,31 @@ fn an_acholi_leave_puts_the_increment_back() {
 #[test]
 fn illegal_malformed_and_late_traces_are_refused() {
     let mut s = Server::new(Vec::new()).unwrap();
-    talk(&mut s, "setoption name Opening value sequential");
-    talk(&mut s, "position startpos");
-    let e = talk(&mut s, "trace c");
+    s.answer("setoption name Opening value sequential");
+    s.answer("position startpos");
+    let e = s.answer("trace c");
     assert_eq!(e.len(), 1);
     assert!(
         e[0].starts_with("info string error: trace: illegal move c"),
         "{e:?}"
     );
-    let e = talk(&mut s, "trace k!");
+    let e = s.answer("trace k!");
     assert!(
         e[0].starts_with("info string error: trace: move 1 'k!'"),
         "{e:?}"
     );
-    let e = talk(&mut s, "trace");
+    let e = s.answer("trace");
     assert!(e[0].starts_with("info string error: "), "{e:?}");
     // The position is kept: a legal trace still works.
-    let ok = talk(&mut s, "trace l");
+    let ok = s.answer("trace l");
     assert!(
         ok.last().unwrap().starts_with("trace end didinga:8 "),
         "{ok:?}"
     );
     // A has only a single counter: the game is over.
     let over = "didinga:8 2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/1,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0 a m 10";
-    assert!(talk(&mut s, &format!("position fen {over}")).is_empty());
-    let e = talk(&mut s, "trace j");
+    assert!(s.answer(&format!("position fen {over}")).is_empty());
+    let e = s.answer("trace j");
     assert!(
         e[0].starts_with("info string error: trace: the game is already over (B wins"),
         "{e:?}"
