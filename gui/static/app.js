@@ -537,7 +537,11 @@ function tick() {
   showFrame();
   if (anim.i >= anim.frames.length - 1) return finishAnim();
   if (!anim.playing) return;
-  anim.timer = setTimeout(() => { anim.i++; tick(); }, frameDelay());
+  anim.timer = setTimeout(() => {
+    if (!anim.playing) return;
+    anim.i++;
+    tick();
+  }, frameDelay());
 }
 
 function finishAnim() {
@@ -874,7 +878,7 @@ function wire() {
     if (anim.i === anim.frames.length - 1) finishAnim(); else showFrame();
   });
   $('anim-play').addEventListener('click', () => {
-    if (anim.playing) { anim.playing = false; return; }
+    if (anim.playing) { anim.playing = false; clearTimeout(anim.timer); return; }
     if (anim.i >= anim.frames.length - 1) anim.i = 0;
     anim.playing = true;
     tick();

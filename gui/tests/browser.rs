@@ -411,7 +411,7 @@ async fn the_board_in_headless_chromium() {
         return;
     };
     let engine = common::binary("choro");
-    let app = choro_gui::App::new(engine.clone(), &[]);
+    let app = choro_gui::App::new(engine, &[]);
     let (addr, serve) = choro_gui::bind(SocketAddr::from(([127, 0, 0, 1], 0)), app)
         .await
         .unwrap();
@@ -444,9 +444,23 @@ async fn the_board_in_headless_chromium() {
         .await
         .unwrap();
     let page = Page {
-        c,
+        c: c.clone(),
         url: format!("http://{addr}/"),
     };
+    // The session is closed whatever happens, so that no browser outlives
+    // a failing test.
+    let run = tokio::spawn(scenario(page)).await;
+    let _ = c.close().await;
+    if let Err(e) = run {
+        match e.try_into_panic() {
+            Ok(p) => std::panic::resume_unwind(p),
+            Err(e) => panic!("{e}"),
+        }
+    }
+}
+
+/// Everything the browser does, in order.
+async fn scenario(page: Page) {
     page.c.goto(&page.url).await.unwrap();
     page.idle().await;
     // Animation off for the games; on for the animation checks below.
@@ -494,7 +508,6 @@ async fn the_board_in_headless_chromium() {
     bad_position_string(&page).await;
     engine_killed_mid_game(&page).await;
     closed_page_keeps_the_game(&page).await;
-    page.c.close().await.unwrap();
 }
 
 async fn records_are_stepped(page: &Page, file: &Path) {
@@ -557,7 +570,18 @@ async fn animation_steps(page: &Page) {
     page.click("#board g.hole[data-side='a'][data-hole='l']")
         .await;
     // At the slowest speed the move is still being shown: pause, step.
-    tokio::time::sleep(Duration::from_millis(400)).await;
+    let t0 = Instant::now();
+    while !page.snapshot().await["caption"]
+        .as_str()
+        .unwrap()
+        .starts_with("1/")
+    {
+        assert!(
+            t0.elapsed() < PATIENCE,
+            "the move's animation did not start"
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
     page.click("#anim-play").await;
     page.click("#anim-first").await;
     let s = page.snapshot().await;
