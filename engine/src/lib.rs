@@ -18,7 +18,8 @@ pub mod types;
 pub use board::race::{Race, RaceChoice, RaceLap, Racer, RacerState};
 pub use board::{AdjHistory, Position, PositionError};
 pub use rules::{
-    Cut, DrawReason, Game, GenStats, LapRecord, MoveError, MoveInfo, Outcome, LAP_BUDGET,
+    Cut, DrawReason, Game, GenStats, LapBoard, LapRecord, MoveError, MoveInfo, Outcome, RaceStep,
+    LAP_BUDGET,
 };
 pub use types::moves::{Move, ParseMoveError, Token, MAX_TOKENS};
 pub use types::{Dir, Opening, Phase, Side, Variant};

@@ -37,6 +37,8 @@ pub enum Command {
     Bench,
     /// `solve [movetime <ms>] [nodes <n>] [plies <n>]`
     Solve(SolveReq),
+    /// `trace <move>`: the move drop by drop.
+    Trace(Move),
 }
 
 /// The limits of `solve` (none: until proven or `stop`).
@@ -289,6 +291,7 @@ pub fn parse(line: &str) -> Result<Option<Command>, ParseError> {
         "eval" => "eval",
         "bench" => "bench",
         "solve" => "solve",
+        "trace" => "trace",
         _ => return Err(ParseError::UnknownCommand(word.to_string())),
     };
     let mut a = Args { command, toks };
@@ -325,6 +328,11 @@ pub fn parse(line: &str) -> Result<Option<Command>, ParseError> {
         "perft" => Command::Perft(a.int("depth", 1, MAX_PERFT as i128)?),
         "divide" => Command::Divide(a.int("depth", 1, MAX_PERFT as i128)?),
         "eval" => Command::Eval,
+        "trace" => {
+            let t = a.next("move")?;
+            let mut m = moves(command, &[t])?;
+            Command::Trace(m.remove(0))
+        }
         _ => Command::Bench,
     };
     a.end()?;
@@ -510,6 +518,10 @@ mod tests {
         assert_eq!(ok("d"), Command::Display);
         assert_eq!(ok("moves"), Command::Moves);
         assert_eq!(ok("eval"), Command::Eval);
+        assert_eq!(ok("trace ~k=a-"), Command::Trace("~k=a-".parse().unwrap()));
+        assert!(parse("trace").is_err());
+        assert!(parse("trace k l").is_err());
+        assert!(parse("trace k!").is_err());
         assert_eq!(ok("bench"), Command::Bench);
         assert_eq!(ok("perft 3"), Command::Perft(3));
         assert_eq!(ok("divide 2"), Command::Divide(2));

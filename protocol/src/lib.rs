@@ -19,6 +19,7 @@ pub mod perft;
 pub mod playouts;
 pub mod server;
 pub mod solve;
+pub mod trace;
 
 pub use command::{parse, Command, ParseError};
 pub use server::Server;

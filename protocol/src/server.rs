@@ -14,7 +14,7 @@ use crate::command::{self, Command, Go, ParseError, Query, SolveReq, Start};
 use crate::display;
 use crate::options::{OptionError, Options};
 use crate::perft::{self, PerftRequest};
-use crate::{bench, eval};
+use crate::{bench, eval, trace};
 use choro_engine::search::{Info, Limits, Score, SearchControl, Searcher};
 use choro_engine::{Game, Move, MoveError, Outcome, Position, PositionError, Side};
 use std::fmt;
@@ -68,6 +68,10 @@ pub enum Error {
         err: MoveError,
     },
     Position(PositionError),
+    /// `trace` of a move the position does not allow.
+    Trace(MoveError),
+    /// `trace` once the game is over.
+    TraceAfterEnd(Outcome),
     Bench(String),
     /// `solve` refused (a finished game, a table that cannot be had).
     Solve(String),
@@ -96,6 +100,8 @@ impl fmt::Display for Error {
             ),
             Error::SearchMove { index, err } => write!(f, "go searchmoves: move {index}: {err}"),
             Error::Position(e) => write!(f, "start position: {e}"),
+            Error::Trace(e) => write!(f, "trace: {e}"),
+            Error::TraceAfterEnd(o) => write!(f, "trace: the game is already over ({o})"),
             Error::Bench(e) => f.write_str(e),
             Error::Solve(e) => write!(f, "solve: {e}"),
             Error::Thread(e) => write!(f, "go: cannot start the search thread: {e}"),
@@ -287,6 +293,15 @@ impl<W: Write + Send + 'static> Server<W> {
             Command::Divide(depth) => self.perft(depth, true)?,
             Command::Eval => {
                 for l in eval::lines(self.game.position()) {
+                    self.out.line(&l);
+                }
+            }
+            Command::Trace(m) => {
+                let pos = self.game.position();
+                if let Some(outcome) = self.game.outcome() {
+                    return Err(Error::TraceAfterEnd(outcome));
+                }
+                for l in trace::lines(pos, &m).map_err(Error::Trace)? {
                     self.out.line(&l);
                 }
             }
@@ -669,6 +684,21 @@ struct Job<W> {
     hold: bool,
 }
 
+impl Server<Vec<u8>> {
+    /// Execute `line` (a blank line does nothing), wait for a search that
+    /// ends by itself, and take what was written since the last call, line
+    /// by line. For tests and fuzzers; `quit` is executed like any line.
+    pub fn answer(&mut self, line: &str) -> Vec<String> {
+        self.command(line);
+        self.wait();
+        let bytes = self.with_output(std::mem::take);
+        String::from_utf8_lossy(&bytes)
+            .lines()
+            .map(str::to_string)
+            .collect()
+    }
+}
+
 impl<W: Write + Send + 'static> Job<W> {
     fn run(self, mut searcher: Searcher) -> Searcher {
         let pos = *self.game.position();
@@ -846,13 +876,7 @@ mod tests {
         for l in lines {
             assert!(s.command(l), "{l} ended the session");
         }
-        s.wait();
-        let bytes = s.with_output(std::mem::take);
-        String::from_utf8(bytes)
-            .unwrap()
-            .lines()
-            .map(str::to_string)
-            .collect()
+        s.answer("")
     }
 
     #[test]
@@ -1173,7 +1197,7 @@ mod tests {
     /// the server still answers afterwards.
     #[test]
     fn random_lines_never_break_the_server() {
-        const WORDS: [&str; 44] = [
+        const WORDS: [&str; 45] = [
             "uci",
             "ugi",
             "isready",
@@ -1207,6 +1231,7 @@ mod tests {
             "p1turn",
             "d",
             "eval",
+            "trace",
             "divide",
             "perft",
             "uginewgame",

@@ -1,7 +1,7 @@
 //! Adjiboto (RULINGS 10): sow from the lifted hole itself, capture runs of
 //! 1, 3 or 5 after the last hole, opening of five distinct holes.
 
-use super::{GenStats, MoveInfo};
+use super::{GenStats, LapBoard, LapRecord, MoveInfo};
 use crate::board::{zobrist, Position};
 use crate::types::geometry::{adj_pos, ADJ_HOLES};
 use crate::types::moves::{Move, Token};
@@ -104,4 +104,34 @@ where
         }
     }
     stats
+}
+
+/// The one lap of Adjiboto move `m`, with the ring it leaves before the
+/// captures (`first` and `last` are ring indices here), if `m` is legal.
+pub(crate) fn trace(pos: &Position, m: &Move) -> Option<Vec<(LapRecord, LapBoard)>> {
+    let n = match (m.len(), m.token(0)) {
+        (1, Some(Token::Lift(n))) if (1..=5).contains(&n) && playable(pos) >> (n - 1) & 1 != 0 => n,
+        _ => return None,
+    };
+    let h = adj_pos(pos.side, n);
+    let mut ring = [0u8; 32];
+    for (i, c) in ring.iter_mut().enumerate().take(ADJ_HOLES as usize) {
+        *c = pos.loops[0].get(i as u8);
+    }
+    let hand = std::mem::take(&mut ring[h as usize]);
+    let mut at = h as usize;
+    for k in 0..hand {
+        if k > 0 {
+            at = (at + 1) % ADJ_HOLES as usize;
+        }
+        ring[at] += 1;
+    }
+    let lap = LapRecord {
+        first: h,
+        hand,
+        dir: crate::types::Dir::Ccw,
+        last: at as u8,
+        after: ring[at],
+    };
+    Some(vec![(lap, [ring, [0; 32]])])
 }

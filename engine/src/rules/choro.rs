@@ -14,7 +14,7 @@ use didinga::meta_hashes;
 pub(crate) use didinga::run_keys;
 
 use super::sower::{LapKind, Turn};
-use super::{acholi, lango, Cut, GenStats, LapRecord, MoveInfo};
+use super::{acholi, lango, Cut, GenStats, LapBoard, LapRecord, MoveInfo};
 use crate::board::Position;
 use crate::types::geometry::{self, facing};
 use crate::types::moves::{Move, Token, MAX_TOKENS};
@@ -53,8 +53,11 @@ pub(crate) struct ChoroGen<'p, F> {
     stop: bool,
     /// Tracing: the laps of the current path, and the move whose laps are wanted.
     trace: Vec<LapRecord>,
+    /// With `trace`, each lap's board when boards are wanted (`trace_boards_of`).
+    trace_boards: Option<Vec<LapBoard>>,
     target: Option<Move>,
     found: Option<Vec<LapRecord>>,
+    found_boards: Vec<LapBoard>,
     /// When set, every cut path is recorded: its decisions so far, why, and its laps.
     cuts: Option<Vec<(Move, Cut, u32)>>,
     /// Key sums of the mover's loop walked round (`didinga::run_keys`).
@@ -89,8 +92,10 @@ where
             sink,
             stop: false,
             trace: Vec::new(),
+            trace_boards: None,
             target: None,
             found: None,
+            found_boards: Vec::new(),
             cuts: None,
             // Set by `prepare` (the Didinga generator has its own).
             child: *pos,
@@ -122,6 +127,18 @@ where
         let t = Self::fresh_turn(self.pos);
         self.starts(&t);
         self.found
+    }
+
+    /// The laps of move `m` with the board each leaves, if it is legal.
+    pub fn trace_boards_of(mut self, m: &Move) -> Option<Vec<(LapRecord, LapBoard)>> {
+        self.trace_boards = Some(Vec::new());
+        self.target = Some(*m);
+        self.prepare();
+        let t = Self::fresh_turn(self.pos);
+        self.starts(&t);
+        let boards = std::mem::take(&mut self.found_boards);
+        self.found
+            .map(|laps| laps.into_iter().zip(boards).collect())
     }
 
     fn fresh_turn(pos: &Position) -> Turn {
@@ -544,12 +561,25 @@ where
             last: self.number(t.last),
             after: t.loops[self.me].get(t.last),
         });
+        if let Some(boards) = &mut self.trace_boards {
+            boards.truncate(i);
+            let mut b = [[0u8; 32]; 2];
+            for (s, row) in b.iter_mut().enumerate() {
+                for (p, c) in row.iter_mut().enumerate().take(self.len as usize) {
+                    *c = t.loops[s].get(p as u8);
+                }
+            }
+            boards.push(b);
+        }
     }
 
     fn emit(&mut self, t: &Turn) {
         if let Some(m) = self.target {
             if m == self.path {
                 self.found = Some(self.trace.clone());
+                if let Some(b) = &self.trace_boards {
+                    self.found_boards = b.clone();
+                }
                 self.stop = true;
             }
             return;

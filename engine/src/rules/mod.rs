@@ -96,6 +96,25 @@ pub struct LapRecord {
     pub after: u8,
 }
 
+/// The board a traced lap leaves, after its last drop and before what
+/// follows (capture, relay, end): each player's counters by loop position
+/// (`[side][p]`, as [`Position::loop_count`]; Adjiboto: the ring in
+/// `[0]`, stores not included).
+pub type LapBoard = [[u8; 32]; 2];
+
+/// One step of a traced race (the simultaneous opening): the racer whose
+/// drop or lap start it was, whether it was a drop (else captures and lifts
+/// before a lap, or a decision reached), and the board after it, as
+/// [`LapBoard`]. The racers' hands are not on the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RaceStep {
+    pub racer: crate::Side,
+    pub drop: bool,
+    pub board: LapBoard,
+}
+
+pub use race::RACE_TRACE_STEPS;
+
 /// Why a move could not be played.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MoveError {
@@ -228,6 +247,30 @@ impl Position {
             return None;
         }
         choro::ChoroGen::new(self, LAP_BUDGET, |_, _, _| true).trace_of(m)
+    }
+
+    /// [`trace`](Self::trace) with the board each lap leaves, for people
+    /// who want to see a move drop by drop; also Adjiboto's one lap. `None`
+    /// for an illegal move and in the simultaneous opening. Allocates.
+    pub fn trace_boards(&self, m: &Move) -> Option<Vec<(LapRecord, LapBoard)>> {
+        if self.variant == crate::Variant::Adjiboto {
+            return adjiboto::trace(self, m);
+        }
+        if self.phase.is_simultaneous() {
+            return None;
+        }
+        choro::ChoroGen::new(self, LAP_BUDGET, |_, _, _| true).trace_boards_of(m)
+    }
+
+    /// The race the legal move `m` of the simultaneous opening sets off,
+    /// drop by drop (the first [`RACE_TRACE_STEPS`] steps); empty for A's
+    /// blind start. `None` outside the simultaneous opening and for an
+    /// illegal move. Allocates.
+    pub fn race_trace(&self, m: &Move) -> Option<Vec<RaceStep>> {
+        if !self.phase.is_simultaneous() {
+            return None;
+        }
+        race::trace(self, m)
     }
 
     /// Every never-ending path of the position: the start and decisions it

@@ -25,7 +25,7 @@
 //! board) ends like any lap: it stops in an empty hole, captures where a
 //! counter-clockwise lap would, or relays (RULES.md, "Engine reading").
 
-use super::{GenStats, MoveInfo};
+use super::{GenStats, MoveInfo, RaceStep, LAP_BUDGET};
 use crate::board::race::{Race, RaceChoice, RaceLap, Racer, RacerState};
 use crate::board::Position;
 use crate::types::geometry::{self, facing};
@@ -65,7 +65,12 @@ pub(crate) struct Sim {
     budget: u32,
     laps: u32,
     drops: u32,
+    /// When tracing, the board after each drop and each lap start.
+    steps: Option<Vec<RaceStep>>,
 }
+
+/// Most steps a race trace records (a race may run to the lap budget).
+pub const RACE_TRACE_STEPS: usize = 20_000;
 
 impl Sim {
     fn new(pos: &Position, budget: u32) -> Sim {
@@ -78,6 +83,22 @@ impl Sim {
             budget,
             laps: 0,
             drops: 0,
+            steps: None,
+        }
+    }
+
+    /// Record the board as racer `s` left it, when tracing.
+    #[cold]
+    fn snap(&mut self, s: usize, drop: bool) {
+        let board = self.b;
+        if let Some(v) = &mut self.steps {
+            if v.len() < RACE_TRACE_STEPS {
+                v.push(RaceStep {
+                    racer: side(s),
+                    drop,
+                    board,
+                });
+            }
         }
     }
 
@@ -126,6 +147,9 @@ impl Sim {
 
     /// Begin a lap of racer `s`. False if it passes the lap budget.
     fn start_lap(&mut self, s: usize, first: u8, hand: u8, lap: RaceLap, origin: u8) -> bool {
+        if self.steps.is_some() {
+            self.snap(s, false);
+        }
         let r = &mut self.race.racers[s];
         r.state = RacerState::Sowing(lap);
         r.hand = hand;
@@ -168,6 +192,9 @@ impl Sim {
     }
 
     fn decide(&mut self, s: usize, c: RaceChoice, hand: u8, at: u8, origin: u8, single: bool) {
+        if self.steps.is_some() {
+            self.snap(s, false);
+        }
         let r = &mut self.race.racers[s];
         r.state = RacerState::Deciding(c);
         r.hand = hand;
@@ -187,6 +214,9 @@ impl Sim {
         let c = self.b[s][h as usize];
         self.b[s][h as usize] = c + 1;
         self.drops += 1;
+        if self.steps.is_some() {
+            self.snap(s, true);
+        }
         let front = r.front || geometry::is_front(h, self.w);
         let hand = r.hand - 1;
         let on = if lap.is_clockwise() {
@@ -450,6 +480,61 @@ fn one(t: Token, letters: bool) -> Move {
     m
 }
 
+/// The move of race option `o`.
+fn opt_move(o: Opt, letters: bool) -> Move {
+    match o {
+        Opt::Plus => one(Token::Plus, letters),
+        Opt::Minus => one(Token::Minus, letters),
+        Opt::Leave(t) => {
+            let mut m = one(Token::Leave, letters);
+            m.push(t);
+            m
+        }
+    }
+}
+
+/// The race that the legal move `m` of a position in the simultaneous
+/// opening sets off, step by step (none for A's blind start, which only
+/// chooses); `None` if `m` is not legal there. As [`generate`] plays it.
+pub(crate) fn trace(pos: &Position, m: &Move) -> Option<Vec<RaceStep>> {
+    let letters = pos.width == 8;
+    let sim = Sim::new(pos, LAP_BUDGET);
+    let me = pos.side.index();
+    let mut run = sim.clone();
+    run.steps = Some(Vec::new());
+    match pos.phase {
+        Phase::Blind2 => {
+            let legal = sim.starts(me).into_iter().any(|t| one(t, letters) == *m);
+            return legal.then(Vec::new);
+        }
+        Phase::Blind1 => {
+            let a = pos.race.blind?;
+            let t = sim
+                .starts(me)
+                .into_iter()
+                .find(|&t| one(t, letters) == *m)?;
+            run.race = Race {
+                tick: 1,
+                ..Race::default()
+            };
+            if run.start(1 - me, a) && run.start(me, t) {
+                run.run();
+            }
+        }
+        Phase::Race => {
+            let o = sim
+                .options(me)
+                .into_iter()
+                .find(|&o| opt_move(o, letters) == *m)?;
+            if run.apply(me, o) {
+                run.run();
+            }
+        }
+        _ => return None,
+    }
+    run.steps
+}
+
 /// Every legal move of a position in the simultaneous opening, with its
 /// child: the blind starts (`s2`, `s1`), or the options of the racer to
 /// move (`r`). A drawn race (`rx`) has none.
@@ -520,16 +605,7 @@ where
                     Stop::Drawn
                 };
                 let child = run.child(pos, stop);
-                let m = match o {
-                    Opt::Plus => one(Token::Plus, letters),
-                    Opt::Minus => one(Token::Minus, letters),
-                    Opt::Leave(t) => {
-                        let mut m = one(Token::Leave, letters);
-                        m.push(t);
-                        m
-                    }
-                };
-                if !emit(&m, &child, &run, &mut stats) {
+                if !emit(&opt_move(o, letters), &child, &run, &mut stats) {
                     break;
                 }
             }

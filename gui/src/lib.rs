@@ -1,0 +1,541 @@
+//! choro-gui: a local web board that drives the `choro` binary over the
+//! protocol (PROTOCOL.md), the way any GUI that launches choro would.
+//!
+//! The page (`static/`, compiled into the binary) talks to this server over
+//! one WebSocket: JSON requests with an `id`, answered by JSON replies with
+//! the same `id`, and `info` lines pushed while the engine thinks. The
+//! server keeps the game the page last reported, so a page opened again
+//! finds it; it owns the engine process ([`engine`]) and starts it again
+//! when it dies or hangs.
+
+pub mod engine;
+
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::State;
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
+use choro::matcher::record::parse_records;
+use engine::{Engine, Failure};
+use serde_json::{json, Value};
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::sync::mpsc;
+
+/// The page and its script and style, served from the binary.
+const INDEX_HTML: &str = include_str!("../static/index.html");
+const APP_JS: &str = include_str!("../static/app.js");
+const STYLE_CSS: &str = include_str!("../static/style.css");
+
+/// What the server shares between its connections.
+pub struct App {
+    engine: tokio::sync::Mutex<Engine>,
+    /// Set to end the running search (the page's stop, or a closed page).
+    stop: AtomicBool,
+    /// The game the page last reported, handed to a page opened later.
+    game: Mutex<Value>,
+}
+
+impl App {
+    /// A server whose engine is the program `engine` run with `args`.
+    pub fn new(engine: PathBuf, args: &[String]) -> Arc<App> {
+        Arc::new(App {
+            engine: tokio::sync::Mutex::new(Engine::new(&engine, args)),
+            stop: AtomicBool::new(false),
+            game: Mutex::new(Value::Null),
+        })
+    }
+}
+
+impl App {
+    /// Set how long the engine may take before it is taken for hung.
+    pub async fn set_limits(&self, limits: engine::Limits) {
+        self.engine.lock().await.limits = limits;
+    }
+
+    /// Answer one request as the WebSocket does (the `id` copied), with the
+    /// `info` lines a search pushed before it. For tests and other front ends.
+    pub async fn request(&self, req: Value) -> (Value, Vec<Value>) {
+        let (tx, mut rx) = mpsc::unbounded_channel();
+        let reply = self.reply(&req, &tx).await;
+        drop(tx);
+        let mut infos = Vec::new();
+        while let Ok(v) = rx.try_recv() {
+            infos.push(v);
+        }
+        (reply, infos)
+    }
+
+    async fn reply(&self, req: &Value, tx: &mpsc::UnboundedSender<Value>) -> Value {
+        let id = req.get("id").cloned().unwrap_or(Value::Null);
+        let mut reply = match handle(self, req, tx).await {
+            Ok(v) => v,
+            Err(e) => json!({ "error": e }),
+        };
+        reply["id"] = id;
+        reply
+    }
+}
+
+/// The router: the page, its files and the WebSocket.
+pub fn router(app: Arc<App>) -> Router {
+    Router::new()
+        .route(
+            "/",
+            get(|| async { page(INDEX_HTML, "text/html; charset=utf-8") }),
+        )
+        .route(
+            "/app.js",
+            get(|| async { page(APP_JS, "text/javascript; charset=utf-8") }),
+        )
+        .route(
+            "/style.css",
+            get(|| async { page(STYLE_CSS, "text/css; charset=utf-8") }),
+        )
+        .route("/ws", get(ws_upgrade))
+        .with_state(app)
+}
+
+fn page(body: &'static str, kind: &'static str) -> Response {
+    ([(header::CONTENT_TYPE, kind)], body).into_response()
+}
+
+/// Bind `addr` and serve until the process ends. Returns the bound address
+/// (port 0 picks a free one) and the serving future.
+pub async fn bind(
+    addr: SocketAddr,
+    app: Arc<App>,
+) -> std::io::Result<(
+    SocketAddr,
+    impl std::future::Future<Output = std::io::Result<()>>,
+)> {
+    let listener = tokio::net::TcpListener::bind(addr).await?;
+    let local = listener.local_addr()?;
+    let serve = async move { axum::serve(listener, router(app)).await };
+    Ok((local, serve))
+}
+
+async fn ws_upgrade(ws: WebSocketUpgrade, State(app): State<Arc<App>>) -> Response {
+    ws.max_message_size(16 << 20)
+        .on_upgrade(move |socket| connection(socket, app))
+}
+
+/// One page: requests are served each on its own task, so that `stop`
+/// reaches a running search; replies go out through one writer.
+async fn connection(mut socket: WebSocket, app: Arc<App>) {
+    let (tx, mut rx) = mpsc::unbounded_channel::<Value>();
+    loop {
+        tokio::select! {
+            out = rx.recv() => {
+                let Some(v) = out else { break };
+                if socket.send(Message::Text(v.to_string().into())).await.is_err() {
+                    break;
+                }
+            }
+            inp = socket.recv() => {
+                let text = match inp {
+                    Some(Ok(Message::Text(t))) => t.to_string(),
+                    Some(Ok(Message::Close(_))) | Some(Err(_)) | None => break,
+                    Some(Ok(_)) => continue,
+                };
+                let (app, tx) = (app.clone(), tx.clone());
+                tokio::spawn(async move {
+                    let req: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
+                    let reply = app.reply(&req, &tx).await;
+                    let _ = tx.send(reply);
+                });
+            }
+        }
+    }
+    // A closed page: end its search, keep its game and the engine.
+    app.stop.store(true, Ordering::Release);
+}
+
+fn text(v: &Value, key: &str) -> Result<String, String> {
+    v.get(key)
+        .and_then(Value::as_str)
+        .map(str::to_string)
+        .ok_or_else(|| format!("request without '{key}'"))
+}
+
+/// A word the page sends to the engine: one token of printable ASCII, so
+/// that no request can smuggle a second command into a line.
+fn word(v: &Value, key: &str) -> Result<String, String> {
+    let s = text(v, key)?;
+    if s.is_empty() || s.len() > 200 || !s.chars().all(|c| c.is_ascii_graphic()) {
+        return Err(format!("bad '{key}': {s:?}"));
+    }
+    Ok(s)
+}
+
+/// A position string: printable ASCII and spaces, one line.
+fn fen(v: &Value, key: &str) -> Result<String, String> {
+    let s = text(v, key)?;
+    if s.trim().is_empty()
+        || s.len() > 100_000
+        || !s.chars().all(|c| c == ' ' || c.is_ascii_graphic())
+    {
+        return Err("the position string must be one line of printable characters".into());
+    }
+    Ok(s.trim().to_string())
+}
+
+/// `position fen <start> moves ...` for the game in request `v`.
+fn position_cmd(v: &Value) -> Result<String, String> {
+    let mut s = format!("position fen {}", fen(v, "start")?);
+    let moves = v
+        .get("moves")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    if !moves.is_empty() {
+        s.push_str(" moves");
+        for m in moves {
+            let m = m.as_str().ok_or("a move that is not a string")?;
+            if m.is_empty() || !m.chars().all(|c| c.is_ascii_graphic()) {
+                return Err(format!("bad move {m:?}"));
+            }
+            s.push(' ');
+            s.push_str(m);
+        }
+    }
+    Ok(s)
+}
+
+/// The engine's first error line among `lines`, as an error.
+fn engine_error(lines: &[String]) -> Result<(), String> {
+    match lines.iter().find(|l| l.starts_with("info string error:")) {
+        Some(l) => Err(l["info string error:".len()..].trim().to_string()),
+        None => Ok(()),
+    }
+}
+
+/// Serve one request. Engine failures are retried once on a fresh engine,
+/// with a note for the page; the game lives in the request, so nothing is lost.
+async fn handle(
+    app: &App,
+    req: &Value,
+    tx: &mpsc::UnboundedSender<Value>,
+) -> Result<Value, String> {
+    let op = text(req, "op")?;
+    match op.as_str() {
+        "stop" => {
+            app.stop.store(true, Ordering::Release);
+            return Ok(json!({}));
+        }
+        "save_game" => {
+            if let Ok(mut g) = app.game.lock() {
+                *g = req.get("game").cloned().unwrap_or(Value::Null);
+            }
+            return Ok(json!({}));
+        }
+        "load_game" => {
+            let g = app.game.lock().map(|g| g.clone()).unwrap_or(Value::Null);
+            return Ok(json!({ "game": g }));
+        }
+        "records" => return records(req),
+        _ => {}
+    }
+    let mut engine = app.engine.lock().await;
+    let mut note = None;
+    for attempt in 0..2 {
+        match engine_op(&mut engine, app, &op, req, tx).await {
+            Ok(Ok(mut v)) => {
+                v["engine_pid"] = json!(engine.pid());
+                v["restarts"] = json!(engine.restarts);
+                if let Some(n) = note {
+                    v["note"] = json!(n);
+                }
+                return Ok(v);
+            }
+            Ok(Err(e)) => return Err(e),
+            Err(f) => {
+                engine.kill().await;
+                if attempt == 1 || matches!(f, Failure::Start(_)) {
+                    return Err(format!(
+                        "{f}; it will be restarted for the next request; the game is kept"
+                    ));
+                }
+                note = Some(format!("{f}; it was restarted and the game kept"));
+            }
+        }
+    }
+    Err("unreachable".into())
+}
+
+/// An engine request: `Err` when the engine failed (retry), `Ok(Err)` when
+/// the request itself was refused (a message for the page).
+async fn engine_op(
+    e: &mut Engine,
+    app: &App,
+    op: &str,
+    req: &Value,
+    tx: &mpsc::UnboundedSender<Value>,
+) -> Result<Result<Value, String>, Failure> {
+    macro_rules! tri {
+        ($x:expr) => {
+            match $x {
+                Ok(v) => v,
+                Err(m) => return Ok(Err(m)),
+            }
+        };
+    }
+    Ok(Ok(match op {
+        "newgame" => {
+            let mut cmds = vec![];
+            for (opt, key) in [
+                ("Variant", "variant"),
+                ("Columns", "columns"),
+                ("Opening", "opening"),
+            ] {
+                let v = match req.get(key) {
+                    Some(Value::Number(n)) => n.to_string(),
+                    _ => tri!(word(req, key)),
+                };
+                cmds.push(format!("setoption name {opt} value {v}"));
+            }
+            cmds.push("position startpos".into());
+            let out = e.ask(&cmds).await?;
+            tri!(engine_error(&out));
+            let d = e.ask(&["d".into()]).await?;
+            json!({ "start": tri!(position_line(&d)) })
+        }
+        "setup" => {
+            let s = tri!(fen(req, "fen"));
+            let out = e.ask(&[format!("position fen {s}")]).await?;
+            tri!(engine_error(&out));
+            let d = e.ask(&["d".into()]).await?;
+            json!({ "start": tri!(position_line(&d)) })
+        }
+        "state" => {
+            let out = e.ask(&[tri!(position_cmd(req))]).await?;
+            tri!(engine_error(&out));
+            let d = e.ask(&["d".into()]).await?;
+            let moves = e.ask(&["moves".into()]).await?;
+            let eval = e.ask(&["eval".into()]).await?;
+            let result = e.ask(&["query result".into()]).await?;
+            let moves: Vec<Value> = moves
+                .iter()
+                .filter(|l| !l.starts_with("info "))
+                .filter_map(|l| l.split_once(' '))
+                .map(|(m, p)| json!([m, p]))
+                .collect();
+            let result = result
+                .iter()
+                .find_map(|l| l.strip_prefix("response "))
+                .unwrap_or("none")
+                .to_string();
+            json!({
+                "position": tri!(position_line(&d)),
+                "d": d,
+                "moves": moves,
+                "eval": eval,
+                "result": result,
+            })
+        }
+        "trace" => {
+            let out = e.ask(&[tri!(position_cmd(req))]).await?;
+            tri!(engine_error(&out));
+            let lines = e
+                .ask(&[format!("trace {}", tri!(word(req, "move")))])
+                .await?;
+            tri!(engine_error(&lines));
+            json!({ "trace": lines })
+        }
+        "go" => {
+            let algo = tri!(word(req, "algorithm"));
+            let ms = req
+                .get("movetime")
+                .and_then(Value::as_u64)
+                .unwrap_or(1000)
+                .clamp(10, 600_000);
+            let out = e
+                .ask(&[
+                    format!("setoption name Algorithm value {algo}"),
+                    tri!(position_cmd(req)),
+                ])
+                .await?;
+            tri!(engine_error(&out));
+            app.stop.store(false, Ordering::Release);
+            let id = req.get("id").cloned().unwrap_or(Value::Null);
+            let mut info = |l: &str| {
+                let _ = tx.send(json!({"type": "info", "id": id, "line": l}));
+            };
+            let best = e
+                .go(
+                    &[format!("go movetime {ms}")],
+                    Duration::from_millis(ms),
+                    &app.stop,
+                    &mut info,
+                )
+                .await?;
+            let mv = best.split_whitespace().nth(1).unwrap_or("0000").to_string();
+            json!({ "bestmove": mv })
+        }
+        "record" => tri!(record(e, req).await?),
+        _ => return Ok(Err(format!("unknown request '{op}'"))),
+    }))
+}
+
+fn position_line(d: &[String]) -> Result<String, String> {
+    engine_error(d)?;
+    d.iter()
+        .find_map(|l| l.strip_prefix("position "))
+        .map(str::to_string)
+        .ok_or_else(|| "the engine's 'd' had no position line".into())
+}
+
+/// The games of a `choro match` record file, for the page to step through.
+fn records(req: &Value) -> Result<Value, String> {
+    let t = text(req, "text")?;
+    let recs = parse_records(&t).map_err(|e| format!("not a record file: {e}"))?;
+    let games: Vec<Value> = recs
+        .iter()
+        .map(|r| {
+            json!({
+                "tags": r.tags.iter().map(|(k, v)| json!([k, v])).collect::<Vec<_>>(),
+                "start": r.tag("Start").unwrap_or(""),
+                "moves": r.moves.iter().map(|m| m.mv.clone()).collect::<Vec<_>>(),
+                "result": r.result.token(),
+            })
+        })
+        .collect();
+    Ok(json!({ "games": games }))
+}
+
+/// The reason code of a record for the engine's `game over: ...` text.
+fn reason_code(over: &str) -> Option<&'static str> {
+    if over.contains("has no legal move") {
+        Some("no-legal-move")
+    } else if over.contains("store") {
+        Some("store")
+    } else if over.contains("repetition") {
+        Some("repetition")
+    } else if over.contains("ply cap") {
+        Some("ply-cap")
+    } else if over.contains("race never ends") {
+        Some("endless-race")
+    } else {
+        None
+    }
+}
+
+/// The finished game of request `req` as a record `choro replay` accepts
+/// (MATCH.md, "Game records"): the engine replays it and says how it ended.
+async fn record(e: &mut Engine, req: &Value) -> Result<Result<Value, String>, Failure> {
+    if let Err(m) = position_cmd(req) {
+        return Ok(Err(m));
+    }
+    let start = fen(req, "start").unwrap_or_default();
+    let moves: Vec<String> = req
+        .get("moves")
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(|m| m.as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default();
+    // The ply and side before each move, from the engine's positions.
+    let mut entries = Vec::new();
+    for i in 0..=moves.len() {
+        let mut part = format!("position fen {start}");
+        if i > 0 {
+            part.push_str(" moves ");
+            part.push_str(&moves[..i].join(" "));
+        }
+        let out = e.ask(&[part]).await?;
+        if let Err(m) = engine_error(&out) {
+            return Ok(Err(m));
+        }
+        let d = e.ask(&["d".into()]).await?;
+        let p = match position_line(&d) {
+            Ok(p) => p,
+            Err(m) => return Ok(Err(m)),
+        };
+        let over = d
+            .iter()
+            .find_map(|l| l.strip_prefix("game over: "))
+            .map(str::to_string);
+        entries.push((p, over));
+    }
+    let Some((_, Some(over))) = entries.last().cloned() else {
+        return Ok(Err("the game is not over: a record needs its result".into()));
+    };
+    let Some(reason) = reason_code(&over) else {
+        return Ok(Err(format!("unknown end of game: {over}")));
+    };
+    let result = if over.starts_with("A wins") {
+        "1-0"
+    } else if over.starts_with("B wins") {
+        "0-1"
+    } else {
+        "1/2-1/2"
+    };
+    let (variant, columns) = {
+        let code = start.split_whitespace().next().unwrap_or("");
+        let (v, w) = code.split_once(':').unwrap_or((code, "8"));
+        (v.to_string(), w.to_string())
+    };
+    let opening = match start.split_whitespace().nth(3) {
+        Some(ph) if ph.starts_with('o') => "sequential",
+        _ => "simultaneous",
+    };
+    let tag = |k: &str, v: &str| {
+        format!(
+            "[{k} \"{}\"]\n",
+            v.replace('\\', "\\\\").replace('"', "\\\"")
+        )
+    };
+    let names = |k: &str| {
+        req.get(k)
+            .and_then(Value::as_str)
+            .unwrap_or("human")
+            .to_string()
+    };
+    let mut out = String::new();
+    out += &tag("Event", "choro-gui");
+    out += &tag("Game", "1");
+    out += &tag("Variant", &variant);
+    if variant != "adjiboto" {
+        out += &tag("Columns", &columns);
+        out += &tag("Opening", opening);
+    }
+    out += &tag("A", &names("a"));
+    out += &tag("B", &names("b"));
+    out += &tag("Start", &start);
+    out += &tag("Result", result);
+    out += &tag("Reason", reason);
+    out += &tag("Detail", &over);
+    out += &tag("Plies", &moves.len().to_string());
+    out.push('\n');
+    for (m, (p, _)) in moves.iter().zip(&entries) {
+        let f: Vec<&str> = p.split_whitespace().collect();
+        let (side, ply) = side_and_ply(&f);
+        out += &format!("{ply} {side} {m}\n");
+    }
+    out += result;
+    out += "\n\n";
+    Ok(Ok(json!({ "record": out })))
+}
+
+/// The side to move and the ply of a position string's fields.
+fn side_and_ply(f: &[&str]) -> (String, String) {
+    if f.first().is_some_and(|c| c.starts_with("adjiboto")) {
+        // adjiboto <rows> <side> <hist> <stores> [<ply>]
+        return (
+            f.get(2).unwrap_or(&"a").to_string(),
+            f.get(5).unwrap_or(&"0").to_string(),
+        );
+    }
+    let side = f.get(2).unwrap_or(&"a").to_string();
+    let ply = match f.get(3) {
+        Some(&"r") | Some(&"rx") => f.get(7),
+        _ => f.get(4),
+    };
+    (side, ply.unwrap_or(&"0").to_string())
+}

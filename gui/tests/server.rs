@@ -1,0 +1,244 @@
+//! The choro-gui server without a browser: its requests against the real
+//! `choro` binary, and against engines that crash, hang or were killed.
+//! Each failure is a message for the page and never a panic; the game lives
+//! in the requests, so nothing is lost; the next request gets a new engine.
+
+mod common;
+
+use choro_engine::{Game, Opening, Position, Variant};
+use choro_gui::engine::Limits;
+use choro_gui::App;
+use common::binary;
+use serde_json::{json, Value};
+use std::path::PathBuf;
+use std::process::Command;
+use std::sync::Arc;
+use std::time::Duration;
+
+fn short_limits() -> Limits {
+    Limits {
+        answer: Duration::from_secs(10),
+        overrun: Duration::from_millis(200),
+        grace: Duration::from_millis(300),
+    }
+}
+
+async fn ask(app: &App, req: Value) -> Value {
+    app.request(req).await.0
+}
+
+#[tokio::test]
+async fn state_new_game_setup_and_trace_come_from_the_engine() {
+    let app = App::new(binary("choro"), &[]);
+    let r = ask(
+        &app,
+        json!({"id": 7, "op": "newgame", "variant": "lango", "columns": 8, "opening": "simultaneous"}),
+    )
+    .await;
+    assert_eq!(r["id"], 7);
+    let start = Position::start(Variant::Lango, 8, Opening::Simultaneous).unwrap();
+    assert_eq!(r["start"], start.to_string());
+    let r = ask(
+        &app,
+        json!({"op": "state", "start": start.to_string(), "moves": ["b", "b"]}),
+    )
+    .await;
+    let mut g = Game::new(start);
+    g.play_str("b").unwrap();
+    g.play_str("b").unwrap();
+    assert_eq!(r["position"], g.position().to_string(), "{r}");
+    let legal: Vec<String> = g
+        .position()
+        .legal_moves()
+        .iter()
+        .map(|(m, _)| g.position().restyle(*m).to_string())
+        .collect();
+    let listed: Vec<&str> = r["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m[0].as_str().unwrap())
+        .collect();
+    assert_eq!(listed, legal);
+    assert_eq!(r["result"], "none");
+    assert!(r["eval"][0].as_str().unwrap().starts_with("term "));
+    // A malformed position string: the engine's message, nothing else changes.
+    let r = ask(&app, json!({"op": "setup", "fen": "didinga:8 2,2/2 a o2"})).await;
+    assert!(
+        r["error"].as_str().unwrap().starts_with("position fen: "),
+        "{r}"
+    );
+    let r = ask(&app, json!({"op": "setup", "fen": "didinga:8 2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2 a o2 0\nquit"})).await;
+    assert!(r["error"].as_str().unwrap().contains("one line"), "{r}");
+    // A move smuggling a second command is refused before the engine sees it.
+    let r = ask(
+        &app,
+        json!({"op": "trace", "start": start.to_string(), "moves": [], "move": "b\nquit"}),
+    )
+    .await;
+    assert!(
+        r["error"].as_str().unwrap().starts_with("bad 'move'"),
+        "{r}"
+    );
+    let r = ask(
+        &app,
+        json!({"op": "trace", "start": start.to_string(), "moves": [], "move": "b"}),
+    )
+    .await;
+    let t = r["trace"].as_array().unwrap();
+    assert_eq!(t.len(), 1, "a blind start is traced whole: {r}");
+    assert_eq!(r["restarts"], 0);
+    // Unknown requests and garbage are answered, not fatal.
+    assert!(ask(&app, json!({"op": "fly"})).await["error"].is_string());
+    assert!(ask(&app, json!(42)).await["error"].is_string());
+}
+
+#[tokio::test]
+async fn a_killed_engine_is_restarted_and_the_game_kept() {
+    let app = App::new(binary("choro"), &[]);
+    let start = Position::start(Variant::Didinga, 8, Opening::Sequential)
+        .unwrap()
+        .to_string();
+    let req = json!({"op": "state", "start": start, "moves": ["l"]});
+    let r = ask(&app, req.clone()).await;
+    let pid = r["engine_pid"].as_u64().unwrap();
+    assert!(Command::new("kill")
+        .args(["-9", &pid.to_string()])
+        .status()
+        .unwrap()
+        .success());
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let again = ask(&app, req).await;
+    assert!(
+        again["note"].as_str().unwrap().contains("restarted"),
+        "{again}"
+    );
+    assert_eq!(again["restarts"], 1);
+    assert_ne!(again["engine_pid"].as_u64().unwrap(), pid);
+    assert_eq!(again["position"], r["position"], "the same game");
+}
+
+/// `choro-testengine --fault F`: fails at its first `go`, every time.
+fn faulty(fault: &str) -> Arc<App> {
+    App::new(
+        binary("choro-testengine"),
+        &["--fault".into(), fault.into(), "--at".into(), "1".into()],
+    )
+}
+
+#[tokio::test]
+async fn a_hanging_or_crashing_engine_gives_a_message_not_a_panic() {
+    let start = Position::start(Variant::Didinga, 8, Opening::Sequential)
+        .unwrap()
+        .to_string();
+    let go =
+        json!({"op": "go", "start": start, "moves": [], "algorithm": "random", "movetime": 20});
+    for (fault, says) in [
+        ("hang", "did not answer bestmove in time"),
+        ("crash", "stopped"),
+    ] {
+        let app = faulty(fault);
+        app.set_limits(short_limits()).await;
+        let r = ask(&app, go.clone()).await;
+        let e = r["error"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{fault}: {r}"));
+        assert!(e.contains(says), "{fault}: {e}");
+        assert!(e.contains("the game is kept"), "{e}");
+    }
+    // An engine that cannot be started at all.
+    let app = App::new(PathBuf::from("/nonexistent/choro"), &[]);
+    let r = ask(&app, go).await;
+    assert!(
+        r["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("the engine could not be started"),
+        "{r}"
+    );
+}
+
+#[tokio::test]
+async fn a_search_streams_info_and_answers_a_legal_move() {
+    let app = App::new(binary("choro"), &[]);
+    let start = Position::start(Variant::Acholi, 8, Opening::Sequential).unwrap();
+    let (r, infos) = app
+        .request(json!({"op": "go", "start": start.to_string(), "moves": [], "algorithm": "alphabeta", "movetime": 100}))
+        .await;
+    let best = r["bestmove"].as_str().unwrap();
+    assert!(start.parse_move(best).is_ok(), "{r}");
+    assert!(
+        infos
+            .iter()
+            .any(|v| v["line"].as_str().unwrap().starts_with("info depth ")),
+        "{infos:?}"
+    );
+}
+
+#[tokio::test]
+async fn a_finished_game_is_saved_as_a_record_choro_replay_accepts() {
+    let app = App::new(binary("choro"), &[]);
+    // Play a game to its end with the engine crate's first legal moves.
+    let start = Position::start(Variant::Adjiboto, 8, Opening::Sequential).unwrap();
+    let mut g = Game::new(start);
+    let mut moves = Vec::new();
+    while g.outcome().is_none() {
+        let p = *g.position();
+        let (m, _) = p.legal_moves()[0];
+        let m = p.restyle(m);
+        moves.push(m.to_string());
+        g.play(&m).unwrap();
+    }
+    let early = ask(
+        &app,
+        json!({"op": "record", "start": start.to_string(), "moves": &moves[..3]}),
+    )
+    .await;
+    assert!(
+        early["error"].as_str().unwrap().contains("not over"),
+        "{early}"
+    );
+    let r = ask(
+        &app,
+        json!({"op": "record", "start": start.to_string(), "moves": moves, "a": "x", "b": "y"}),
+    )
+    .await;
+    let text = r["record"].as_str().unwrap();
+    let dir = std::env::temp_dir().join(format!("choro-gui-record-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("game.txt");
+    std::fs::write(&file, text).unwrap();
+    common::assert_replays(&file);
+    // And read back for stepping.
+    let r = ask(&app, json!({"op": "records", "text": text})).await;
+    assert_eq!(
+        r["games"][0]["moves"].as_array().unwrap().len(),
+        moves.len()
+    );
+    assert_eq!(r["games"][0]["start"], start.to_string());
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Without a `choro` binary the board runs itself as the engine
+/// (`choro-gui --protocol`, the choro crate's own server).
+#[tokio::test]
+async fn choro_gui_itself_speaks_the_protocol() {
+    let me = PathBuf::from(env!("CARGO_BIN_EXE_choro-gui"));
+    let app = App::new(me, &["--protocol".into()]);
+    let r = ask(
+        &app,
+        json!({"op": "newgame", "variant": "acholi", "columns": 8, "opening": "sequential"}),
+    )
+    .await;
+    let start = Position::start(Variant::Acholi, 8, Opening::Sequential).unwrap();
+    assert_eq!(r["start"], start.to_string(), "{r}");
+    let r = ask(
+        &app,
+        json!({"op": "state", "start": start.to_string(), "moves": []}),
+    )
+    .await;
+    assert_eq!(
+        r["moves"].as_array().unwrap().len(),
+        start.legal_moves().len()
+    );
+}
