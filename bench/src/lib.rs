@@ -114,12 +114,8 @@ pub struct WinTest {
 /// Parse a file in the format of `positions/tests/<code>.txt`.
 pub fn parse_win_tests(text: &str) -> Result<Vec<WinTest>, String> {
     let mut out: Vec<WinTest> = Vec::new();
-    for (n, raw) in text.lines().enumerate() {
-        let line = raw.split('#').next().unwrap_or("").trim();
-        if line.is_empty() {
-            continue;
-        }
-        let err = |e: String| format!("line {}: {e}", n + 1);
+    for (n, line) in choro_engine::board::data_lines(text) {
+        let err = |e: String| format!("line {n}: {e}");
         let (key, rest) = line.split_once(' ').unwrap_or((line, ""));
         if key == "id" {
             out.push(WinTest {
@@ -152,16 +148,6 @@ pub fn parse_win_tests(text: &str) -> Result<Vec<WinTest>, String> {
         }
     }
     Ok(out)
-}
-
-/// The position strings of an openings file (one per line, `#` comments).
-pub fn parse_openings(text: &str) -> Result<Vec<Position>, String> {
-    text.lines()
-        .enumerate()
-        .map(|(n, l)| (n, l.split('#').next().unwrap_or("").trim()))
-        .filter(|(_, l)| !l.is_empty())
-        .map(|(n, l)| l.parse().map_err(|e| format!("line {}: {e}", n + 1)))
-        .collect()
 }
 
 /// One block of a `positions/perft/*.perft` file.

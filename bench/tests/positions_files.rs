@@ -3,7 +3,8 @@
 //! lines say (alpha-beta finds each; the exhaustive proof runs with
 //! `--ignored`).
 
-use choro_bench::{parse_openings, parse_win_tests, WinTest};
+use choro_bench::{parse_win_tests, WinTest};
+use choro_engine::board::parse_list;
 use choro_engine::search::{Algorithm, Limits, Score, SearchConfig, SearchControl, Searcher};
 use choro_engine::{Game, Variant};
 
@@ -25,7 +26,11 @@ fn tests(v: Variant) -> Vec<WinTest> {
 #[test]
 fn openings_are_games_still_going_on() {
     for v in Variant::ALL {
-        let list = parse_openings(&read(&format!("openings/{v}.txt"))).unwrap();
+        let list: Vec<_> = parse_list(&read(&format!("openings/{v}.txt")))
+            .unwrap_or_else(|(n, e)| panic!("{v} line {n}: {e}"))
+            .into_iter()
+            .map(|(_, p)| p)
+            .collect();
         assert!(list.len() >= 100, "{v}: {}", list.len());
         for (i, p) in list.iter().enumerate() {
             assert_eq!(p.variant(), v);

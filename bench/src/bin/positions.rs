@@ -263,7 +263,10 @@ fn openings(v: Variant, count: usize, plies: u32, seed: u64, main: bool, margin:
     }
     for (p, line, score) in out {
         let s = score.map_or(String::new(), choro_engine::bench::score_text);
-        println!("{p} # {line}; depth 4: {s}");
+        // The remark on a line of its own: a harness sends a position
+        // line as it is (PROTOCOL.md, `position fen`).
+        println!("# {line}; depth 4: {s}");
+        println!("{p}");
     }
 }
 

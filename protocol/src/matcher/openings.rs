@@ -76,8 +76,9 @@ impl fmt::Display for OpeningError {
 
 impl std::error::Error for OpeningError {}
 
-/// Read an openings file: one position string a line, `#` comments and
-/// blank lines ignored. Every position must be of the match's code and
+/// Read an openings file: one complete position string a line, comment
+/// lines (beginning with `#`) and blank lines ignored
+/// ([`choro_engine::board::parse_list`]). Every position must be of the match's code and
 /// width, a Choro position must not be in the other opening mode's opening
 /// (`o2`/`o1` in a simultaneous match, `s2`/`s1`/`r` in a sequential one;
 /// main-phase positions suit both), and a game must still be going on.
@@ -89,14 +90,11 @@ pub fn load_file(
     mode: Mode,
     draw_plies: u32,
 ) -> Result<OpeningPlan, OpeningError> {
+    let list = choro_engine::board::parse_list(text)
+        .map_err(|(n, e)| OpeningError(format!("{path}:{n}: {e}")))?;
     let mut positions = Vec::new();
-    for (i, raw) in text.lines().enumerate() {
-        let line = raw.split('#').next().unwrap_or("").trim();
-        if line.is_empty() {
-            continue;
-        }
-        let err = |m: String| OpeningError(format!("{path}:{}: {m}", i + 1));
-        let pos: Position = line.parse().map_err(|e| err(format!("{e}")))?;
+    for (n, pos) in list {
+        let err = |m: String| OpeningError(format!("{path}:{n}: {m}"));
         if pos.variant() != variant || pos.width() != width {
             return Err(err(format!(
                 "a {}:{} position in a {variant}:{width} match",
@@ -118,7 +116,7 @@ pub fn load_file(
         if let Some(o) = Game::new(pos).with_draw_plies(draw_plies).outcome() {
             return Err(err(format!("the game is already over here ({o})")));
         }
-        positions.push((i + 1, pos));
+        positions.push((n, pos));
     }
     if positions.is_empty() {
         return Err(OpeningError(format!("{path}: no positions")));
