@@ -10,7 +10,14 @@ use std::time::Duration;
 fn smoke(name: &str, max_inputs: u64) {
     // The searcher's own faults are counted here, not failed on; `.ci/slow`
     // decides (RELIABILITY.md).
-    let mut t = targets::by_name(name, true).expect("target");
+    let mut t = targets::by_name(
+        name,
+        targets::ServerKnobs {
+            lenient_search: true,
+            soft: None,
+        },
+    )
+    .expect("target");
     let corpus = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("corpus")
         .join(name);

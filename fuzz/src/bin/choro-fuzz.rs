@@ -4,7 +4,7 @@
 //! to `fuzz/findings/` (RELIABILITY.md).
 
 use choro_fuzz::driver::{self, escaped, finding_path, RunOptions};
-use choro_fuzz::targets::{self, NAMES};
+use choro_fuzz::targets::{self, ServerKnobs, NAMES};
 use clap::Parser;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -44,6 +44,10 @@ struct Cli {
     /// of failing on them.
     #[arg(long)]
     lenient_search: bool,
+    /// Server target: stop a bounded search still running after this many
+    /// milliseconds (default 1500; a stop, counted, not a finding).
+    #[arg(long)]
+    soft_stop_ms: Option<u64>,
     /// One input taking longer than this is a hang.
     #[arg(long, default_value_t = 20)]
     hang_seconds: u64,
@@ -127,7 +131,7 @@ fn main() -> ExitCode {
         cli.targets.clone()
     };
     for n in &names {
-        if targets::by_name(n, false).is_none() {
+        if targets::by_name(n, ServerKnobs::default()).is_none() {
             eprintln!(
                 "choro-fuzz: unknown target '{n}' (expected {} or all)",
                 NAMES.join(", ")
@@ -142,7 +146,13 @@ fn main() -> ExitCode {
             .map_or(1, |d| d.as_nanos() as u64)
     });
     for name in &names {
-        let Some(mut target) = targets::by_name(name, cli.lenient_search) else {
+        let Some(mut target) = targets::by_name(
+            name,
+            ServerKnobs {
+                lenient_search: cli.lenient_search,
+                soft: cli.soft_stop_ms.map(Duration::from_millis),
+            },
+        ) else {
             continue;
         };
         let tname: &'static str = target.name();
