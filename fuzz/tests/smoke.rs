@@ -53,6 +53,11 @@ fn make_move() {
 }
 
 #[test]
+fn race_strings_and_decisions() {
+    smoke("race", 3_000);
+}
+
+#[test]
 fn protocol_server() {
     smoke("server", 400);
 }

@@ -83,7 +83,7 @@ impl Target for MakeMoveTarget {
 }
 
 /// Move counters between holes of a position string, keeping the totals.
-fn shuffle_counts(rng: &mut Rng, s: &str) -> String {
+pub fn shuffle_counts(rng: &mut Rng, s: &str) -> String {
     let mut f: Vec<String> = s.split(' ').map(str::to_string).collect();
     let Some(board) = f.get(1) else {
         return s.to_string();

@@ -4,6 +4,7 @@
 pub mod makemove;
 pub mod moves;
 pub mod position;
+pub mod race;
 pub mod server;
 
 use crate::rng::Rng;
@@ -24,7 +25,7 @@ pub trait Target {
     fn stats(&self) -> String;
 }
 
-pub const NAMES: [&str; 4] = ["server", "position", "move", "makemove"];
+pub const NAMES: [&str; 5] = ["server", "position", "move", "makemove", "race"];
 
 /// Knobs of the server target (see [`server::ServerTarget`]).
 #[derive(Clone, Copy, Debug, Default)]
@@ -46,6 +47,7 @@ pub fn by_name(name: &str, knobs: ServerKnobs) -> Option<Box<dyn Target>> {
         "position" => Box::<position::PositionTarget>::default(),
         "move" => Box::<moves::MoveTarget>::default(),
         "makemove" => Box::<makemove::MakeMoveTarget>::default(),
+        "race" => Box::<race::RaceTarget>::default(),
         _ => return None,
     })
 }
