@@ -4,24 +4,7 @@
 
 use choro_engine::{Move, Position, Token, Variant, LAP_BUDGET};
 
-/// splitmix64: small, seedable, the same on every machine.
-#[derive(Clone, Debug)]
-pub struct Rng(pub u64);
-
-impl Rng {
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `0..n` (`n > 0`).
-    pub fn below(&mut self, n: u64) -> u64 {
-        ((self.next_u64() as u128 * n as u128) >> 64) as u64
-    }
-}
+pub use choro_engine::rng::Rng;
 
 /// The start position of a code, 8 wide (5 for Adjiboto). `main`: Lango's
 /// full board in the main phase instead of its sequential opening, which
@@ -48,7 +31,7 @@ pub fn random_game(from: Position, max_plies: u32, rng: &mut Rng) -> Vec<(Positi
         if moves.is_empty() {
             break;
         }
-        let (m, c) = moves[rng.below(moves.len() as u64) as usize];
+        let (m, c) = moves[rng.below(moves.len())];
         out.push((p, Some(m)));
         p = c;
     }

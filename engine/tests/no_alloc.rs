@@ -37,7 +37,7 @@ fn generating_and_playing_moves_does_not_allocate() {
                 .map(|&v| Position::start(v, 8, choro_engine::Opening::Simultaneous).unwrap()),
         )
         .collect();
-    let mut rng = Rng(7);
+    let mut rng = Rng::new(7);
     let mut generated = 0u64;
     let mut played = 0u64;
     let before = ALLOCS.load(Ordering::SeqCst);
@@ -46,7 +46,7 @@ fn generating_and_playing_moves_does_not_allocate() {
             let mut p = *start;
             for _ in 0..60 {
                 // Reservoir-sample one child without collecting them.
-                let mut seen = 0u64;
+                let mut seen = 0usize;
                 let mut pick = None;
                 p.generate(choro_engine::LAP_BUDGET, |m, c, _| {
                     seen += 1;
@@ -55,7 +55,7 @@ fn generating_and_playing_moves_does_not_allocate() {
                     }
                     true
                 });
-                generated += seen;
+                generated += seen as u64;
                 let Some((m, c)) = pick else { break };
                 // Replaying the chosen move by its path finds the same child.
                 let q = p.play(&m).ok();

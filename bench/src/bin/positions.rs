@@ -50,7 +50,7 @@ fn describe(c: &Cand) -> String {
 fn bench_candidates(v: Variant, games: u64, seed: u64) {
     let mut all = Vec::new();
     for g in 0..games {
-        let mut rng = Rng(seed.wrapping_mul(1_000_003).wrapping_add(g));
+        let mut rng = Rng::new(seed.wrapping_mul(1_000_003).wrapping_add(g));
         let main = v == Variant::Lango;
         let game = random_game(start(v, main), 1000, &mut rng);
         let len = game.len();
@@ -165,7 +165,7 @@ fn bench_candidates(v: Variant, games: u64, seed: u64) {
     }
     if v == Variant::Didinga {
         // One middle game on the widest board (the generator's general loop).
-        let mut rng = Rng(seed);
+        let mut rng = Rng::new(seed);
         let from = Position::startpos(v, 16).expect("width 16");
         let game = random_game(from, 1000, &mut rng);
         let n = game.len();
@@ -240,7 +240,7 @@ fn openings(v: Variant, count: usize, plies: u32, seed: u64, main: bool, margin:
     let mut out = Vec::new();
     let mut tries = 0u64;
     while out.len() < count && tries < 100 * count as u64 {
-        let mut rng = Rng(seed.wrapping_mul(1_000_003).wrapping_add(tries));
+        let mut rng = Rng::new(seed.wrapping_mul(1_000_003).wrapping_add(tries));
         tries += 1;
         let game = random_game(from, plies, &mut rng);
         let (p, _) = game[game.len() - 1];
@@ -281,7 +281,7 @@ fn find_wins(v: Variant, count: usize, max: u32, seed: u64) {
         if found >= count {
             break;
         }
-        let mut rng = Rng(seed.wrapping_mul(1_000_003).wrapping_add(g));
+        let mut rng = Rng::new(seed.wrapping_mul(1_000_003).wrapping_add(g));
         let game = random_game(start(v, v == Variant::Lango), 1000, &mut rng);
         // Late positions, where wins are near.
         for (back, (p, _)) in game.iter().rev().enumerate().skip(1).take(12) {

@@ -23,12 +23,12 @@ use super::common::{
     children, no_move_cheap, root_children, terminal_value, to_score, Child, RepHistory, DRAW,
     EVAL_MAX, INF, MATE, MATE_BOUND, MAX_PLY,
 };
-use super::rng::Rng;
 use super::time::TimeManager;
 use super::tt::{Bound, Table};
 use super::{Info, Limits, SearchControl, SearchResult};
 use crate::board::Position;
 use crate::eval::Evaluator;
+use crate::rng::Rng;
 use crate::rules::{Game, LAP_BUDGET};
 use crate::types::moves::{Move, Token};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};

@@ -4,9 +4,9 @@
 //! position, picks among equals.
 
 use super::common::{no_move_cheap, root_children, MATE};
-use super::rng::Rng;
 use super::{Info, Limits, Score, SearchResult};
 use crate::board::Position;
+use crate::rng::Rng;
 use crate::rules::Game;
 
 /// Material of the side that just moved into `child`, minus the other's

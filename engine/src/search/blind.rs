@@ -19,10 +19,10 @@
 use super::alphabeta::{self, AbRun, MAX_DEPTH};
 use super::common::MATE;
 use super::matrix::{self, Equilibrium};
-use super::rng::Rng;
 use super::{time, to_score, Info, Limits, Score, SearchControl, SearchResult, Searcher};
 use crate::board::Position;
 use crate::eval::Evaluator;
+use crate::rng::Rng;
 use crate::rules::Game;
 use crate::types::moves::Move;
 use crate::types::{Phase, Side};

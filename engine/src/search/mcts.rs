@@ -24,11 +24,11 @@
 use super::common::{
     children, move_to, no_move_cheap, root_children, Child, RepHistory, EVAL_MAX, MAX_PLY,
 };
-use super::rng::Rng;
 use super::time::TimeManager;
 use super::{Info, Limits, Score, SearchControl, SearchResult};
 use crate::board::Position;
 use crate::eval::Evaluator;
+use crate::rng::Rng;
 use crate::rules::{Game, LAP_BUDGET};
 use crate::types::moves::Move;
 use crate::types::Side;

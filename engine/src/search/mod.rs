@@ -13,7 +13,6 @@ pub mod blind;
 pub mod common;
 pub mod matrix;
 pub mod mcts;
-mod rng;
 mod time;
 pub mod tt;
 

@@ -9,6 +9,7 @@
 //! the engines unless asked for (`race`): then random blind starts and race
 //! decisions play the race to its end, and the random plies follow it.
 
+use choro_engine::rng::Rng;
 use choro_engine::{Game, Opening as Mode, Phase, Position, Variant};
 use std::fmt;
 
@@ -39,30 +40,6 @@ pub enum OpeningPlan {
 
 /// How many random games are tried for one opening before giving up.
 const RANDOM_TRIES: u32 = 1000;
-
-/// SplitMix64: small, fast and good enough to pick moves; the openings
-/// must only be reproducible, not cryptographic.
-#[derive(Clone, Debug)]
-pub struct SplitMix(u64);
-
-impl SplitMix {
-    pub fn new(seed: u64) -> SplitMix {
-        SplitMix(seed)
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `0..n` (n > 0), by Lemire's multiply-shift.
-    pub fn below(&mut self, n: usize) -> usize {
-        ((self.next_u64() as u128 * n as u128) >> 64) as usize
-    }
-}
 
 /// Why openings could not be had.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -176,7 +153,7 @@ pub fn random_opening(
             start.phase().token()
         )));
     }
-    let mut rng = SplitMix::new(seed ^ k.wrapping_mul(0xA24B_AED4_963E_E407));
+    let mut rng = Rng::new(seed ^ k.wrapping_mul(0xA24B_AED4_963E_E407));
     'tries: for _ in 0..RANDOM_TRIES {
         let mut game = Game::new(start).with_draw_plies(draw_plies);
         let mut moves = Vec::new();
