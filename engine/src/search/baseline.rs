@@ -53,18 +53,5 @@ pub fn run(
         (rng.below(kids.len()), None)
     };
     let mv = root.restyle(kids[pick].mv);
-    info(&Info {
-        depth: Some(1),
-        nodes: Some(kids.len() as u64),
-        score,
-        pv: vec![mv],
-        ..Info::default()
-    });
-    SearchResult {
-        best: Some(mv),
-        ponder: None,
-        score,
-        depth: 1,
-        nodes: kids.len() as u64,
-    }
+    super::one_ply_answer(mv, score, kids.len() as u64, info)
 }

@@ -164,6 +164,62 @@ pub struct SearchResult {
     pub nodes: u64,
 }
 
+impl Info {
+    /// A report at `depth` after `nodes` nodes and `elapsed` since the
+    /// search began, with the speed worked out the same way for every
+    /// searcher; the caller adds the rest (score, pv, ...).
+    pub(crate) fn progress(depth: u32, nodes: u64, elapsed: Duration) -> Info {
+        let ms = elapsed.as_millis() as u64;
+        Info {
+            depth: Some(depth),
+            nodes: Some(nodes),
+            nps: Some(nodes * 1000 / ms.max(1)),
+            time_ms: Some(ms),
+            ..Info::default()
+        }
+    }
+
+    /// An `info string` report.
+    pub(crate) fn text(s: String) -> Info {
+        Info {
+            string: Some(s),
+            ..Info::default()
+        }
+    }
+}
+
+impl SearchResult {
+    /// The answer `best`, without a ponder move.
+    pub(crate) fn chosen(best: Move, score: Option<Score>, depth: u32, nodes: u64) -> SearchResult {
+        SearchResult {
+            best: Some(best),
+            ponder: None,
+            score,
+            depth,
+            nodes,
+        }
+    }
+}
+
+/// A move chosen from the root's children alone (the baselines, MCTS when
+/// the root's children do not fit in Hash): reported as a depth-1 line
+/// of that move over the `children` looked at, and returned.
+fn one_ply_answer(
+    mv: Move,
+    score: Option<Score>,
+    children: u64,
+    info: &mut dyn FnMut(&Info),
+) -> SearchResult {
+    info(&Info {
+        depth: Some(1),
+        nodes: Some(children),
+        score,
+        pv: vec![mv],
+        ..Info::default()
+    });
+    SearchResult::chosen(mv, score, 1, children)
+}
+
 /// The result when the side to move has no legal move.
 fn no_move_result(pos: &Position) -> SearchResult {
     let v = common::terminal_value(pos, 0);
