@@ -2,9 +2,32 @@
 //! tools that made the files of `positions/` (`src/bin/positions.rs`):
 //! a seeded generator, random games, and figures about a position's moves.
 
-use choro_engine::{Move, Position, Token, Variant, LAP_BUDGET};
+use choro_engine::search::{
+    Algorithm, Limits, SearchConfig, SearchControl, SearchResult, Searcher,
+};
+use choro_engine::{Game, Move, Position, Token, Variant, LAP_BUDGET};
 
 pub use choro_engine::rng::Rng;
+
+/// A fresh alpha-beta searcher of the default configuration (one thread,
+/// 16 MB) to `depth` on `p`: how the files of `positions/` were scored and
+/// how their wins are checked.
+pub fn alphabeta(p: &Position, depth: u32) -> SearchResult {
+    let mut s = Searcher::new(SearchConfig {
+        algorithm: Algorithm::AlphaBeta,
+        ..SearchConfig::default()
+    });
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    s.search(
+        &Game::new(*p),
+        &limits,
+        &SearchControl::default(),
+        &mut |_| {},
+    )
+}
 
 /// The start position of a code, 8 wide (5 for Adjiboto). `main`: Lango's
 /// full board in the main phase instead of its sequential opening, which

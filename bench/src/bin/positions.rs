@@ -9,10 +9,10 @@
 //! positions wins <code> <count> <plies> <seed>      forced wins from random games, proven
 //! positions bench [threads] [code]                 run the bench (as `choro bench`)
 //! ```
-use choro_bench::{figures, random_game, start, MoveFigures, Rng};
+use choro_bench::{alphabeta, figures, random_game, start, MoveFigures, Rng};
 use choro_engine::bench::parse_list;
-use choro_engine::search::{Algorithm, Limits, Score, SearchConfig, SearchControl, Searcher};
-use choro_engine::{Game, Position, Variant};
+use choro_engine::search::Score;
+use choro_engine::{Position, Variant};
 use std::collections::HashSet;
 use std::time::Instant;
 
@@ -191,21 +191,8 @@ fn bench_candidates(v: Variant, games: u64, seed: u64) {
 }
 
 fn search(p: &Position, depth: u32) -> (u64, f64, Option<Score>, String) {
-    let mut s = Searcher::new(SearchConfig {
-        algorithm: Algorithm::AlphaBeta,
-        ..SearchConfig::default()
-    });
-    let limits = Limits {
-        depth: Some(depth),
-        ..Limits::default()
-    };
     let t = Instant::now();
-    let r = s.search(
-        &Game::new(*p),
-        &limits,
-        &SearchControl::default(),
-        &mut |_| {},
-    );
+    let r = alphabeta(p, depth);
     let best = r.best.map_or("-".to_string(), |m| p.restyle(m).to_string());
     (r.nodes, t.elapsed().as_secs_f64(), r.score, best)
 }

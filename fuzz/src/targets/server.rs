@@ -642,21 +642,6 @@ fn random_case(rng: &mut Rng, s: &str) -> String {
     }
 }
 
-fn legal_line(rng: &mut Rng, from: Position, max: usize) -> (Position, Vec<String>) {
-    let mut pos = from;
-    let mut moves = Vec::new();
-    for _ in 0..rng.below(max + 1) {
-        let legal = pos.legal_moves();
-        if legal.is_empty() {
-            break;
-        }
-        let (m, next) = legal[rng.below(legal.len())];
-        moves.push(pos.restyle(m).to_string());
-        pos = next;
-    }
-    (pos, moves)
-}
-
 fn setoption(rng: &mut Rng, m: &mut Model) -> String {
     let name = *rng.pick(OPTION_NAMES);
     let value: String = match name {
@@ -718,7 +703,7 @@ fn position(rng: &mut Rng, m: &mut Model) -> String {
         (format!("fen {p}"), p)
     };
     let max = if rng.chance(1, 4) { 60 } else { 12 };
-    let (end, mut moves) = legal_line(rng, from, max);
+    let (end, mut moves) = gen::legal_line(rng, from, max);
     m.pos = end;
     match rng.below(10) {
         0 => moves.push(gen::move_string(rng)),
