@@ -261,6 +261,41 @@ fn go_ponder_waits_for_ponderhit() {
     assert!(e.ask("stop").is_empty(), "stop when idle is ignored");
 }
 
+/// What a harness does with a position file: it sends each line as it is.
+/// A line of an opening list sets its position; a line with a `#` remark
+/// after the string too; trailing words that are no comment get one error
+/// line naming them, and the previous position is kept.
+#[test]
+fn a_harness_sends_position_file_lines_as_they_are() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../positions/openings");
+    let text = std::fs::read_to_string(format!("{dir}/acholi.txt")).expect("acholi openings");
+    let lines: Vec<&str> = choro_engine::board::data_lines(&text)
+        .map(|(_, l)| l)
+        .take(3)
+        .collect();
+    let mut e = Engine::start();
+    for l in &lines {
+        assert!(e.ask(&format!("position fen {l}")).is_empty(), "{l}");
+        assert_eq!(e.position(), format!("position {l}"));
+    }
+    let last = lines[2];
+    let v = e.ask(&format!(
+        "position fen {} # ~k n j c; depth 4: cp 12",
+        lines[0]
+    ));
+    assert!(v.is_empty(), "{v:?}");
+    assert_eq!(e.position(), format!("position {}", lines[0]));
+    let v = e.ask(&format!("position fen {last} depth 4"));
+    assert_eq!(
+        v,
+        [
+            "info string error: position fen: trailing text 'depth 4' after a complete \
+          position string of 5 fields; previous position kept"
+        ]
+    );
+    assert_eq!(e.position(), format!("position {}", lines[0]));
+}
+
 /// Each bad input gets exactly one error line, and the engine goes on with
 /// its state unchanged.
 #[test]
