@@ -57,6 +57,17 @@ fn race_strings_and_decisions() {
     smoke("race", 3_000);
 }
 
+/// Finding of the first race volume run (RELIABILITY.md, finding 10): a
+/// race at tick 4294967295 was accepted and its next tick overflowed.
+#[test]
+fn race_at_the_largest_tick_is_rejected() {
+    let input = "lango:8 0,2,2,0,2,2,0,1/0,4,3,0,4,5,0,5/5,2,4,0,1,1,6,4/2,0,3,0,1,1,0,1 a r \
+                 4294967295.1 decide=again,hand=3,at=j,origin=l,front=1,single=0,laps=9 done 5\n26\n\n-";
+    let mut t = targets::by_name("race", targets::ServerKnobs::default()).expect("target");
+    assert_eq!(t.check(input.as_bytes()), Ok(()));
+    assert!(t.stats().contains("rejected 1"), "{}", t.stats());
+}
+
 #[test]
 fn protocol_server() {
     smoke("server", 400);

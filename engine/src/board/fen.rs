@@ -18,6 +18,11 @@ use std::str::FromStr;
 /// can count the ply of a child without overflow.
 pub const MAX_PLY: u32 = 1_000_000_000;
 
+/// The largest race tick a position string may give (the same bound as
+/// the ply's). A racer's laps are capped (RULINGS 2) and a lap has at most
+/// 8W drops, so a race from such a tick ends far below `u32::MAX`.
+pub const MAX_TICK: u32 = MAX_PLY;
+
 /// Why a position string was rejected. Each variant names the field.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PositionError {
@@ -205,10 +210,12 @@ fn parse_race(
     let (tick, stage) = f[0]
         .split_once('.')
         .and_then(|(t, s)| Some((t.parse::<u32>().ok()?, s.parse::<u8>().ok()?)))
-        .filter(|&(t, s)| t >= 1 && (s == 1 || s == 2 || over && s == 0))
+        // The tick is bounded as the ply is: a race from any accepted
+        // state ends (lap cap, cycle) long before its tick count overflows.
+        .filter(|&(t, s)| (1..=MAX_TICK).contains(&t) && (s == 1 || s == 2 || over && s == 0))
         .ok_or_else(|| {
             err(format!(
-                "bad tick '{}' (expected <tick>.<stage>: stage 1 or 2, or 0 in a drawn race)",
+                "bad tick '{}' (expected <tick>.<stage>: tick 1..{MAX_TICK}, stage 1 or 2, or 0 in a drawn race)",
                 f[0].chars().take(20).collect::<String>()
             ))
         })?;
@@ -517,6 +524,43 @@ mod tests {
                 Err(PositionError::Ply(bad.into()))
             );
         }
+    }
+
+    #[test]
+    fn the_race_tick_is_bounded() {
+        // Fuzz finding (race target): tick 4294967295 was accepted, and the
+        // race's next tick overflowed.
+        let race = |tick: u64| {
+            format!(
+                "lango:8 0,2,2,0,2,2,0,1/0,4,3,0,4,5,0,5/5,2,4,0,1,1,6,4/2,0,3,0,1,1,0,1 a r {tick}.1 \
+                 decide=again,hand=3,at=j,origin=l,front=1,single=0,laps=9 done 5"
+            )
+        };
+        for bad in [MAX_TICK as u64 + 1, u32::MAX as u64, 0] {
+            let e = race(bad).parse::<Position>().unwrap_err();
+            assert!(
+                matches!(&e, PositionError::Race(m) if m.starts_with("bad tick")),
+                "{bad}: {e}"
+            );
+        }
+        // Near the bound (odd: A drops first) every decision plays on; a
+        // child whose race went past the bound is written but, as a child
+        // past MAX_PLY, not read back.
+        let p: Position = race(MAX_TICK as u64 - 1).parse().unwrap();
+        let moves = p.legal_moves();
+        assert!(!moves.is_empty());
+        let mut past = 0;
+        for (_, child) in moves {
+            match child.race().map(|r| r.tick) {
+                Some(t) if t > MAX_TICK => {
+                    past += 1;
+                    let e = child.to_string().parse::<Position>().unwrap_err();
+                    assert!(matches!(&e, PositionError::Race(m) if m.starts_with("bad tick")));
+                }
+                _ => assert_eq!(child.to_string().parse::<Position>().unwrap(), child),
+            }
+        }
+        assert!(past > 0);
     }
 
     #[test]
