@@ -64,6 +64,8 @@ static FINDINGS: OnceLock<PathBuf> = OnceLock::new();
 /// Milliseconds since `START` when the current input began.
 static BEGAN: AtomicU64 = AtomicU64::new(0);
 static START: OnceLock<Instant> = OnceLock::new();
+/// Inputs begun so far in this process, for the report of a finding.
+static BEGUN: AtomicU64 = AtomicU64::new(0);
 
 fn now_ms() -> u64 {
     START.get_or_init(Instant::now).elapsed().as_millis() as u64
@@ -82,7 +84,11 @@ fn report(target: &str, input: &[u8], message: &str) {
         .get()
         .cloned()
         .unwrap_or_else(|| PathBuf::from("fuzz/findings"));
-    eprintln!("choro-fuzz: FINDING in target {target}: {message}");
+    eprintln!(
+        "choro-fuzz: FINDING in target {target} at input {} after {:.1} s: {message}",
+        BEGUN.load(Ordering::Relaxed),
+        now_ms() as f64 / 1000.0
+    );
     eprintln!("input ({} bytes): {}", input.len(), escaped(input, 4000));
     match save(&dir, target, input, message) {
         Some(p) => eprintln!(
@@ -158,6 +164,7 @@ fn main() -> ExitCode {
         let tname: &'static str = target.name();
         let mut before = |input: &[u8]| {
             BEGAN.store(now_ms(), Ordering::Relaxed);
+            BEGUN.fetch_add(1, Ordering::Relaxed);
             if let Ok(mut g) = CURRENT.lock() {
                 *g = Some(Current {
                     target: tname,
