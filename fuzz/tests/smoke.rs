@@ -68,6 +68,17 @@ fn race_at_the_largest_tick_is_rejected() {
     assert!(t.stats().contains("rejected 1"), "{}", t.stats());
 }
 
+/// The second finding of the race volume runs (RELIABILITY.md, finding
+/// 11): a single-counter increment with a hand of 3 lost two counters.
+#[test]
+fn race_single_increment_with_a_larger_hand_is_rejected() {
+    let input = "lango:8 0,2,2,0,2,2,0,1/0,4,3,0,4,5,0,5/5,2,2,0,1,1,6,4/2,0,3,0,1,1,0,3 a r 31.1 \
+                 decide=again,hand=3,at=j,origin=l,front=1,single=1,laps=9 done 5\n+\n-\n+-\n";
+    let mut t = targets::by_name("race", targets::ServerKnobs::default()).expect("target");
+    assert_eq!(t.check(input.as_bytes()), Ok(()));
+    assert!(t.stats().contains("rejected 1"), "{}", t.stats());
+}
+
 #[test]
 fn protocol_server() {
     smoke("server", 400);

@@ -564,6 +564,33 @@ mod tests {
     }
 
     #[test]
+    fn a_single_increment_is_one_counter_deciding_again() {
+        // Fuzz finding (race target): single=1 with hand=3 was accepted, and
+        // the decision `-` sowed one counter of the three: 62 counters of 64.
+        let board =
+            "lango:8 0,2,2,0,2,2,0,1/0,4,3,0,4,5,0,5/5,2,2,0,1,1,6,4/2,0,3,0,1,1,0,3 a r 31.1";
+        let racer = |d: &str, hand: u8, single: u8| {
+            format!(
+                "{board} decide={d},hand={hand},at=j,origin=l,front=1,single={single},laps=9 done 5"
+            )
+        };
+        for (d, hand) in [("again", 3), ("relay", 1)] {
+            let e = racer(d, hand, 1).parse::<Position>().unwrap_err();
+            assert!(
+                e.to_string()
+                    .contains("single=1 only when deciding again with hand=1"),
+                "{e}"
+            );
+        }
+        for (hand, single) in [(1, 1), (3, 0), (1, 0)] {
+            let p: Position = racer("again", hand, single).parse().unwrap();
+            for (m, child) in p.legal_moves() {
+                assert_eq!(child.total_counters(), p.total_counters(), "{m} in {p}");
+            }
+        }
+    }
+
+    #[test]
     fn a_list_has_one_complete_string_a_line() {
         let a = "didinga:8 2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2 a o2 0";
         let b = "adjiboto 10,10,10,10,10/10,10,10,10,10 a -/- 0/0 0";

@@ -318,5 +318,10 @@ pub(crate) fn parse_racer(s: &str, v: Variant, w: u8, budget: u32) -> Result<Rac
             }
         }
     }
+    // A single-counter increment (RULINGS 4) is one counter deciding
+    // `again`: the rules sow it as one, so another hand would lose counters.
+    if r.single && (r.state != RacerState::Deciding(RaceChoice::Again) || r.hand != 1) {
+        return Err("single=1 only when deciding again with hand=1".into());
+    }
     Ok(r)
 }
