@@ -9,8 +9,8 @@
 //! short run; one group or
 //! code with a filter, e.g. `-- perft/didinga`.
 
-use choro_bench::{parse_perft, parse_win_tests, PerftBlock};
-use choro_engine::search::{Algorithm, Limits, Score, SearchConfig, SearchControl, Searcher};
+use choro_bench::{alphabeta, parse_perft, parse_win_tests, PerftBlock};
+use choro_engine::search::{Limits, Score, SearchConfig, SearchControl, Searcher};
 use choro_engine::{perft, Game, Move, Position, Variant, LAP_BUDGET};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::hint::black_box;
@@ -134,16 +134,7 @@ fn search_fixed(c: &mut Criterion) {
         let id = format!("{}/{}-depth-{}", v.name(), t.id, t.win);
         g.bench_function(id, |b| {
             b.iter(|| {
-                let mut s = Searcher::new(SearchConfig {
-                    algorithm: Algorithm::AlphaBeta,
-                    ..SearchConfig::default()
-                });
-                let limits = Limits {
-                    depth: Some(t.win),
-                    ..Limits::default()
-                };
-                let game = Game::new(black_box(t.position));
-                let r = s.search(&game, &limits, &SearchControl::default(), &mut |_| {});
+                let r = alphabeta(black_box(&t.position), t.win);
                 assert_eq!(r.score, Some(Score::Win(t.win)));
                 assert!(t.best.contains(&r.best.expect("a move")));
             })

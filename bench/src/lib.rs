@@ -2,25 +2,31 @@
 //! tools that made the files of `positions/` (`src/bin/positions.rs`):
 //! a seeded generator, random games, and figures about a position's moves.
 
-use choro_engine::{Move, Position, Token, Variant, LAP_BUDGET};
+use choro_engine::search::{
+    Algorithm, Limits, SearchConfig, SearchControl, SearchResult, Searcher,
+};
+use choro_engine::{Game, Move, Position, Token, Variant, LAP_BUDGET};
 
-/// splitmix64: small, seedable, the same on every machine.
-#[derive(Clone, Debug)]
-pub struct Rng(pub u64);
+pub use choro_engine::rng::Rng;
 
-impl Rng {
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `0..n` (`n > 0`).
-    pub fn below(&mut self, n: u64) -> u64 {
-        ((self.next_u64() as u128 * n as u128) >> 64) as u64
-    }
+/// A fresh alpha-beta searcher of the default configuration (one thread,
+/// 16 MB) to `depth` on `p`: how the files of `positions/` were scored and
+/// how their wins are checked.
+pub fn alphabeta(p: &Position, depth: u32) -> SearchResult {
+    let mut s = Searcher::new(SearchConfig {
+        algorithm: Algorithm::AlphaBeta,
+        ..SearchConfig::default()
+    });
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    s.search(
+        &Game::new(*p),
+        &limits,
+        &SearchControl::default(),
+        &mut |_| {},
+    )
 }
 
 /// The start position of a code, 8 wide (5 for Adjiboto). `main`: Lango's
@@ -48,7 +54,7 @@ pub fn random_game(from: Position, max_plies: u32, rng: &mut Rng) -> Vec<(Positi
         if moves.is_empty() {
             break;
         }
-        let (m, c) = moves[rng.below(moves.len() as u64) as usize];
+        let (m, c) = moves[rng.below(moves.len())];
         out.push((p, Some(m)));
         p = c;
     }
@@ -114,12 +120,8 @@ pub struct WinTest {
 /// Parse a file in the format of `positions/tests/<code>.txt`.
 pub fn parse_win_tests(text: &str) -> Result<Vec<WinTest>, String> {
     let mut out: Vec<WinTest> = Vec::new();
-    for (n, raw) in text.lines().enumerate() {
-        let line = raw.split('#').next().unwrap_or("").trim();
-        if line.is_empty() {
-            continue;
-        }
-        let err = |e: String| format!("line {}: {e}", n + 1);
+    for (n, line) in choro_engine::board::data_lines(text) {
+        let err = |e: String| format!("line {n}: {e}");
         let (key, rest) = line.split_once(' ').unwrap_or((line, ""));
         if key == "id" {
             out.push(WinTest {
@@ -152,16 +154,6 @@ pub fn parse_win_tests(text: &str) -> Result<Vec<WinTest>, String> {
         }
     }
     Ok(out)
-}
-
-/// The position strings of an openings file (one per line, `#` comments).
-pub fn parse_openings(text: &str) -> Result<Vec<Position>, String> {
-    text.lines()
-        .enumerate()
-        .map(|(n, l)| (n, l.split('#').next().unwrap_or("").trim()))
-        .filter(|(_, l)| !l.is_empty())
-        .map(|(n, l)| l.parse().map_err(|e| format!("line {}: {e}", n + 1)))
-        .collect()
 }
 
 /// One block of a `positions/perft/*.perft` file.

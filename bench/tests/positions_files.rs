@@ -3,9 +3,10 @@
 //! lines say (alpha-beta finds each; the exhaustive proof runs with
 //! `--ignored`).
 
-use choro_bench::{parse_openings, parse_win_tests, WinTest};
-use choro_engine::search::{Algorithm, Limits, Score, SearchConfig, SearchControl, Searcher};
-use choro_engine::{Game, Variant};
+use choro_bench::{alphabeta, parse_win_tests, WinTest};
+use choro_engine::board::parse_list;
+use choro_engine::search::Score;
+use choro_engine::Variant;
 
 fn read(path: &str) -> String {
     let full = format!("{}/../positions/{path}", env!("CARGO_MANIFEST_DIR"));
@@ -25,7 +26,11 @@ fn tests(v: Variant) -> Vec<WinTest> {
 #[test]
 fn openings_are_games_still_going_on() {
     for v in Variant::ALL {
-        let list = parse_openings(&read(&format!("openings/{v}.txt"))).unwrap();
+        let list: Vec<_> = parse_list(&read(&format!("openings/{v}.txt")))
+            .unwrap_or_else(|(n, e)| panic!("{v} line {n}: {e}"))
+            .into_iter()
+            .map(|(_, p)| p)
+            .collect();
         assert!(list.len() >= 100, "{v}: {}", list.len());
         for (i, p) in list.iter().enumerate() {
             assert_eq!(p.variant(), v);
@@ -41,20 +46,7 @@ fn openings_are_games_still_going_on() {
 fn alpha_beta_finds_every_test_win_with_a_best_move() {
     for v in Variant::ALL {
         for t in tests(v) {
-            let mut s = Searcher::new(SearchConfig {
-                algorithm: Algorithm::AlphaBeta,
-                ..SearchConfig::default()
-            });
-            let limits = Limits {
-                depth: Some(t.win),
-                ..Limits::default()
-            };
-            let r = s.search(
-                &Game::new(t.position),
-                &limits,
-                &SearchControl::default(),
-                &mut |_| {},
-            );
+            let r = alphabeta(&t.position, t.win);
             assert_eq!(r.score, Some(Score::Win(t.win)), "{}", t.id);
             let best = r.best.expect("a move");
             assert!(

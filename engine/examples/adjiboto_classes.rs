@@ -26,7 +26,7 @@ fn main() {
     } else {
         ks
     };
-    let mut rng = choro_engine::search::Rng::new(1929);
+    let mut rng = choro_engine::rng::Rng::new(1929);
     println!("| counters in play | positions | proven | A-side wins / losses / draws | median nodes | median time |");
     println!("|---|---|---|---|---|---|");
     for k in ks {

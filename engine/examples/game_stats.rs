@@ -27,12 +27,7 @@ struct Acc {
     cut_positions: u64,
 }
 
-fn splitmix(x: u64) -> u64 {
-    let mut z = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
+use choro_engine::rng::splitmix64 as splitmix;
 
 fn play_game(start: Position, seed: u64) -> Acc {
     let mut a = Acc::default();

@@ -13,19 +13,9 @@
 //! the start board in the main phase, since its sequential opening usually
 //! ends the game at once) for 4..40 plies, skipping finished games.
 
+use choro_engine::rng::Rng;
 use choro_engine::{perft, Opening, Phase, Position, Variant};
 use std::time::Instant;
-
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-}
 
 fn lines(pos: &Position, max_secs: f64, max_depth: u32) -> Vec<String> {
     let mut out = Vec::new();
@@ -41,7 +31,7 @@ fn lines(pos: &Position, max_secs: f64, max_depth: u32) -> Vec<String> {
 }
 
 fn simultaneous(seed: u64, max_secs: f64) {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     println!("# Perft of the simultaneous opening (RULINGS 8): `perft D PATHS UNIQUE` as in the");
     println!(
         "# other files; the two blind choices are two plies and every decision of a racer is a"
@@ -76,19 +66,19 @@ fn simultaneous(seed: u64, max_secs: f64) {
     let mut tries = 0;
     while made < 12 && tries < 10_000 {
         tries += 1;
-        let (v, w) = starts[(rng.next() % starts.len() as u64) as usize];
+        let (v, w) = starts[(rng.next_u64() % starts.len() as u64) as usize];
         let want_race = made >= 3;
         if want_race && v == Variant::Didinga {
             continue;
         }
         let mut p = Position::start(v, w, Opening::Simultaneous).unwrap();
-        let plies = 1 + rng.next() % 6;
+        let plies = 1 + rng.next_u64() % 6;
         for _ in 0..plies {
             let kids = p.legal_moves();
             if kids.is_empty() || !p.phase().is_simultaneous() {
                 break;
             }
-            let next = kids[(rng.next() % kids.len() as u64) as usize].1;
+            let next = kids[(rng.next_u64() % kids.len() as u64) as usize].1;
             if !next.phase().is_simultaneous() {
                 break;
             }
@@ -123,7 +113,7 @@ fn main() {
     let v: Variant = args[1].parse().expect("code");
     let seed: u64 = args[2].parse().expect("seed");
     let max_secs: f64 = args[3].parse().expect("seconds");
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     println!("# Perft of {v}: `perft D PATHS UNIQUE` = legal moves as enumerated (decision paths)");
     println!("# and children deduplicated by resulting position at every node, to depth D.");
     println!("# Made by `cargo run --release --example make_perft -- {v} {seed} {max_secs}`;");
@@ -147,12 +137,12 @@ fn main() {
     }
     let mut made = 0;
     while made < 10 {
-        let w = widths[(rng.next() % widths.len() as u64) as usize];
+        let w = widths[(rng.next_u64() % widths.len() as u64) as usize];
         let mut p = Position::startpos(v, w).unwrap();
         if v == Variant::Lango {
             p = p.to_string().replace(" o2 ", " m ").parse().unwrap();
         }
-        let plies = 4 + rng.next() % 37;
+        let plies = 4 + rng.next_u64() % 37;
         let mut ok = true;
         for _ in 0..plies {
             let kids = p.legal_moves();
@@ -160,7 +150,7 @@ fn main() {
                 ok = false;
                 break;
             }
-            p = kids[(rng.next() % kids.len() as u64) as usize].1;
+            p = kids[(rng.next_u64() % kids.len() as u64) as usize].1;
         }
         if !ok || !p.has_legal_move() {
             continue;

@@ -32,18 +32,6 @@ use std::time::Duration;
 
 const SUITE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../positions/solved/suite.txt");
 
-struct Mix(u64);
-
-impl Mix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-}
-
 fn solve(s: &Solver, p: &Position, secs: f64) -> Option<Value> {
     s.solve(
         p,
@@ -66,7 +54,7 @@ fn build(per_code: usize) {
         ..SolveConfig::default()
     })
     .unwrap();
-    let mut rng = Mix(2026);
+    let mut rng = choro_engine::rng::Rng::new(2026);
     let mut text = String::from(
         "# Strength-against-the-truth suite: middle games of random play, values proven by choro solve\n\
          # (engine/examples/strength_vs_truth.rs build); a book (positions/solved/README.md).\n",
@@ -86,16 +74,16 @@ fn build(per_code: usize) {
             // Adjiboto's games are long (about 80 plies): its middle games
             // are taken later.
             let plies = if v.is_choro() {
-                3 + rng.next() % 30
+                3 + rng.next_u64() % 30
             } else {
-                40 + rng.next() % 50
+                40 + rng.next_u64() % 50
             };
             for _ in 0..plies {
                 let moves = p.legal_moves();
                 if moves.is_empty() {
                     break;
                 }
-                p = moves[(rng.next() % moves.len() as u64) as usize].1;
+                p = moves[rng.below(moves.len())].1;
             }
             if !p.has_legal_move() || p.phase() != choro_engine::Phase::Main {
                 continue;

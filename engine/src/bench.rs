@@ -160,12 +160,7 @@ pub fn parse_list(text: &str) -> Result<Vec<BenchPosition>, ListError> {
         }
         Ok(())
     };
-    for (n, raw) in text.lines().enumerate() {
-        let n = n + 1;
-        let line = raw.split('#').next().unwrap_or("").trim();
-        if line.is_empty() {
-            continue;
-        }
+    for (n, line) in crate::board::data_lines(text) {
         let (key, rest) = line.split_once(' ').unwrap_or((line, ""));
         let rest = rest.trim();
         match key {

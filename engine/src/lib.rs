@@ -10,6 +10,7 @@ pub mod bench;
 pub mod board;
 pub mod eval;
 pub mod perft;
+pub mod rng;
 pub mod rules;
 pub mod search;
 pub mod solve;

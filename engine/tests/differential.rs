@@ -39,7 +39,7 @@ fn compare(p: &Position, budget: u32) -> usize {
 }
 
 fn run_code(v: Variant, widths: &[u8], games: u64, seed: u64) {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let mut positions = 0;
     let mut moves = 0;
     for g in 0..games {
@@ -65,7 +65,7 @@ fn run_code(v: Variant, widths: &[u8], games: u64, seed: u64) {
             if kids.is_empty() {
                 break;
             }
-            p = kids[rng.below(kids.len() as u64) as usize];
+            p = kids[rng.below(kids.len())];
         }
     }
     assert!(positions >= 1000, "{v}: only {positions} positions");
@@ -95,7 +95,7 @@ fn adjiboto_matches_the_reference_on_random_games() {
 /// Boards far from any game: random counts, both sides, both phases.
 #[test]
 fn scattered_boards_match_the_reference() {
-    let mut rng = Rng(5);
+    let mut rng = Rng::new(5);
     for i in 0..3000u64 {
         let (v, w) = match i % 5 {
             0 => (Variant::Didinga, 8),
@@ -103,9 +103,9 @@ fn scattered_boards_match_the_reference() {
             2 => (Variant::Lango, 8),
             _ => (Variant::Acholi, 8),
         };
-        let total = 4 + rng.below(8 * w as u64 - 3) as u32;
+        let total = 4 + rng.below(8 * w as usize - 3) as u32;
         let side = if rng.below(2) == 0 { Side::A } else { Side::B };
-        let phase = ["m", "m", "o2", "o1"][rng.below(4) as usize];
+        let phase = ["m", "m", "o2", "o1"][rng.below(4)];
         let p = scattered(v, w, total, phase, side, &mut rng);
         compare(&p, BUDGET);
     }
@@ -114,7 +114,7 @@ fn scattered_boards_match_the_reference() {
 /// With the rules' own budget on positions whose moves run long.
 #[test]
 fn full_budget_matches_on_a_few_positions() {
-    let mut rng = Rng(6);
+    let mut rng = Rng::new(6);
     for i in 0..60u64 {
         let v = [Variant::Didinga, Variant::Lango, Variant::Acholi][(i % 3) as usize];
         let p = scattered(v, 8, 40 + rng.below(25) as u32, "m", Side::A, &mut rng);

@@ -4,6 +4,7 @@
 
 mod common;
 use choro_engine::{Opening, Position, Side, Variant};
+use common::Rng;
 use common::*;
 use proptest::prelude::*;
 
@@ -64,7 +65,7 @@ proptest! {
 
     #[test]
     fn moves_from_random_games_keep_every_invariant((v, w) in variant_and_width(), seed in any::<u64>(), plies in 0u32..40) {
-        let mut rng = Rng(seed);
+        let mut rng = Rng::new(seed);
         let p = random_game_position(v, w, plies, &mut rng);
         check_children(&p);
     }
@@ -75,14 +76,14 @@ proptest! {
         seed in any::<u64>(),
         plies in 0u32..8,
     ) {
-        let mut rng = Rng(seed);
+        let mut rng = Rng::new(seed);
         let mut p = Position::start(v, w, Opening::Simultaneous).unwrap();
         for _ in 0..plies {
             let kids = p.legal_moves();
             if kids.is_empty() {
                 break;
             }
-            p = kids[rng.below(kids.len() as u64) as usize].1;
+            p = kids[rng.below(kids.len())].1;
         }
         check_children(&p);
     }
@@ -94,8 +95,8 @@ proptest! {
         main in any::<bool>(),
         b_moves in any::<bool>(),
     ) {
-        let mut rng = Rng(seed);
-        let total = 8 * w as u32 - rng.below(6 * w as u64) as u32;
+        let mut rng = Rng::new(seed);
+        let total = 8 * w as u32 - rng.below(6 * w as usize) as u32;
         let side = if b_moves { Side::B } else { Side::A };
         let p = scattered(v, w, total, if main { "m" } else { "o2" }, side, &mut rng);
         check_children(&p);

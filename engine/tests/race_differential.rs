@@ -22,25 +22,10 @@
 
 mod reference;
 
+use choro_engine::rng::Rng;
 use choro_engine::{Opening, Phase, Position, Variant, LAP_BUDGET};
 use reference::race;
 use std::collections::BTreeMap;
-
-/// splitmix64: deterministic, no dependencies.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 /// What was compared.
 #[derive(Default, Debug)]
@@ -298,7 +283,7 @@ fn game_board(v: Variant, w: u8, plies: usize, rng: &mut Rng) -> String {
 /// start of B, each race followed by a random walk through its decisions;
 /// every 8th board's race tree in full (at most 2,000 positions).
 fn random_boards(v: Variant, widths: &[u8], boards: usize, budget: u32, seed: u64) -> Counts {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let mut n = Counts::default();
     let mut done = 0;
     while done < boards {
@@ -490,7 +475,7 @@ fn random_race_state(rng: &mut Rng) -> String {
 /// (at most 300 positions each).
 #[test]
 fn random_race_states() {
-    let mut rng = Rng(5);
+    let mut rng = Rng::new(5);
     let mut n = Counts::default();
     let (mut tried, mut used) = (0, 0);
     while used < 3_000 {

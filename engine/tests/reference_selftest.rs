@@ -7,23 +7,9 @@
 
 mod reference;
 
+use choro_engine::rng::Rng;
 use reference::{reference_moves, RefStats};
 use std::collections::{BTreeMap, HashSet};
-
-/// xorshift64: deterministic, no dependencies.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 /// All counters of a position: board, plus stores for Adjiboto.
 fn total(pos: &str) -> u64 {
@@ -96,7 +82,7 @@ fn check_position(pos: &str, budget: u32) -> Vec<(String, String)> {
 }
 
 fn random_playouts(start: &str, games: usize, plies: usize, seed: u64) {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     for _ in 0..games {
         let mut pos = start.to_string();
         for _ in 0..plies {

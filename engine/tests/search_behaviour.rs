@@ -9,13 +9,17 @@ use choro_engine::{Game, Move, Position, Variant};
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
+/// A searcher without the book of solved positions: these tests are of
+/// the search itself (the Lango start is in the book).
 fn searcher(algorithm: Algorithm, threads: usize) -> Searcher {
-    Searcher::new(SearchConfig {
+    let mut s = Searcher::new(SearchConfig {
         algorithm,
         threads,
         hash_mb: 4,
         ..SearchConfig::default()
-    })
+    });
+    s.set_book(false);
+    s
 }
 
 fn depth(d: u32) -> Limits {

@@ -11,6 +11,7 @@
 //! draws off, table cutoffs on exact drafts only, and no ply cap in reach.
 
 use choro_engine::eval::Evaluator;
+use choro_engine::rng::Rng;
 use choro_engine::search::common::{no_move_cheap, terminal_value};
 use choro_engine::search::{
     to_score, AbOptions, Limits, SearchConfig, SearchControl, Searcher, INF,
@@ -80,21 +81,10 @@ fn plain_root(pos: &Position, depth: u32) -> (i32, Vec<Move>) {
     (best, best_moves)
 }
 
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
-    }
-}
-
 /// `n` positions of `v` reached by random play (some end the game soon,
 /// which puts wins and losses within the horizon).
 fn random_positions(v: Variant, n: usize, seed: u64) -> Vec<Position> {
-    let mut rng = Rng(seed | 1);
+    let mut rng = Rng::new(seed | 1);
     let mut out = Vec::new();
     let mut tries = 0;
     while out.len() < n && tries < 50 * n {
@@ -119,7 +109,7 @@ fn random_positions(v: Variant, n: usize, seed: u64) -> Vec<Position> {
 /// wins fall within the horizon and moves into empty holes commute, so that
 /// the table meets the same position by different move orders.
 fn sparse_positions(v: Variant, n: usize, seed: u64) -> Vec<Position> {
-    let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+    let mut rng = Rng::new(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
     let mut out = Vec::new();
     while out.len() < n {
         let side = if rng.below(2) == 0 { "a" } else { "b" };
@@ -231,7 +221,7 @@ fn check(v: Variant, count: usize, depths: std::ops::RangeInclusive<u32>, seed: 
 /// trees hold consecutive plies of one player (two decisions in a row, the
 /// last decision and the first main-phase move).
 fn race_positions(v: Variant, n: usize, seed: u64) -> Vec<Position> {
-    let mut rng = Rng(seed | 1);
+    let mut rng = Rng::new(seed | 1);
     let mut out = Vec::new();
     let mut tries = 0;
     while out.len() < n && tries < 200 * n {
@@ -289,6 +279,8 @@ fn check_positions(positions: &[Position], depths: std::ops::RangeInclusive<u32>
                 ..SearchConfig::default()
             });
             s.set_ab_options(opts);
+            // Plain negamax knows no book of solved positions.
+            s.set_book(false);
             (name, s)
         })
         .collect();

@@ -4,21 +4,11 @@
 //! searcher must stay usable (the table is shared without locks; a torn
 //! entry must read as a miss, never as a wrong move or a panic).
 
+use choro_engine::rng::Rng;
 use choro_engine::search::{Algorithm, Limits, SearchConfig, SearchControl, Searcher};
 use choro_engine::{Game, Position, Variant};
 use std::sync::atomic::Ordering;
 use std::time::Duration;
-
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0 % n
-    }
-}
 
 fn games(rng: &mut Rng, per_code: usize) -> Vec<Game> {
     let mut out = Vec::new();
@@ -39,7 +29,7 @@ fn games(rng: &mut Rng, per_code: usize) -> Vec<Game> {
                 if moves.is_empty() {
                     break;
                 }
-                let m = moves[rng.below(moves.len() as u64) as usize].0;
+                let m = moves[rng.below(moves.len())].0;
                 g.play(&m).unwrap();
             }
             if g.position().has_legal_move() {
@@ -52,7 +42,7 @@ fn games(rng: &mut Rng, per_code: usize) -> Vec<Game> {
 }
 
 fn stress(rounds: usize, per_code: usize, threads: &[usize]) {
-    let mut rng = Rng(0x5eed_1234_abcd_ef01);
+    let mut rng = Rng::new(0x5eed_1234_abcd_ef01);
     let games = games(&mut rng, per_code);
     for &t in threads {
         for algorithm in [Algorithm::AlphaBeta, Algorithm::Mcts] {
@@ -71,11 +61,11 @@ fn stress(rounds: usize, per_code: usize, threads: &[usize]) {
                             ..Limits::default()
                         },
                         1 => Limits {
-                            nodes: Some(500 + rng.below(5000)),
+                            nodes: Some(500 + rng.below(5000) as u64),
                             ..Limits::default()
                         },
                         2 => Limits {
-                            movetime: Some(Duration::from_millis(1 + rng.below(15))),
+                            movetime: Some(Duration::from_millis(1 + rng.below(15) as u64)),
                             ..Limits::default()
                         },
                         _ => Limits {
@@ -84,7 +74,7 @@ fn stress(rounds: usize, per_code: usize, threads: &[usize]) {
                         },
                     };
                     let control = SearchControl::default();
-                    let delay = Duration::from_micros(rng.below(15_000));
+                    let delay = Duration::from_micros(rng.below(15_000) as u64);
                     let r = std::thread::scope(|sc| {
                         sc.spawn(|| {
                             std::thread::sleep(delay);

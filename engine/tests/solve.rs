@@ -3,6 +3,7 @@
 //! code; the shipped book re-checked; a wrong entry planted in a copy of the
 //! book caught; a solve stopped and resumed from its save file.
 
+use choro_engine::rng::Rng;
 use choro_engine::solve::book::{self, Book};
 use choro_engine::solve::check::{CheckError, Checker};
 use choro_engine::solve::retro::Graph;
@@ -11,32 +12,16 @@ use choro_engine::{Position, Side, Variant};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-/// A small deterministic generator for the test positions.
-struct Gen(u64);
-
-impl Gen {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
-
 /// A random main-phase position with few counters.
-fn small_position(g: &mut Gen, variant: Variant) -> Position {
+fn small_position(g: &mut Rng, variant: Variant) -> Position {
     let side = if g.below(2) == 0 { "a" } else { "b" };
     if variant == Variant::Adjiboto {
         let mut holes = [0u32; 10];
         for _ in 0..(4 + g.below(7)) {
-            holes[g.below(10) as usize] += 1;
+            holes[g.below(10)] += 1;
         }
         let on_board: u32 = holes.iter().sum();
-        let a_store = g.below(u64::from(101 - on_board)) as u32;
+        let a_store = g.below(101 - on_board as usize) as u32;
         let b_store = 100 - on_board - a_store;
         let row = |h: &[u32]| {
             h.iter()
@@ -53,7 +38,7 @@ fn small_position(g: &mut Gen, variant: Variant) -> Position {
     }
     let mut cells = [0u32; 32];
     for _ in 0..(3 + g.below(6)) {
-        cells[g.below(32) as usize] += 1;
+        cells[g.below(32)] += 1;
     }
     let rows: Vec<String> = cells
         .chunks(8)
@@ -93,7 +78,7 @@ fn solve(s: &Solver, p: &Position, plies: u32) -> choro_engine::solve::Solution 
 
 #[test]
 fn solver_agrees_with_retrograde_analysis_on_small_positions() {
-    let mut g = Gen(7);
+    let mut g = Rng::new(7);
     let (mut compared, mut draws, mut wins) = (0, 0, 0);
     for variant in [
         Variant::Didinga,
@@ -159,7 +144,7 @@ fn solver_agrees_with_retrograde_analysis_on_small_positions() {
 
 #[test]
 fn checker_confirms_solved_values_and_catches_wrong_ones() {
-    let mut g = Gen(11);
+    let mut g = Rng::new(11);
     let mut checked = 0;
     for variant in [Variant::Lango, Variant::Didinga, Variant::Acholi] {
         for _ in 0..300 {

@@ -105,10 +105,16 @@ pub fn random_play(
         Opening::Sequential
     };
     let start = Position::start(v, w, opening).unwrap_or_else(|_| unreachable_start());
-    let mut pos = start;
+    let (pos, moves) = legal_line(rng, start, max_plies);
+    (start, pos, moves)
+}
+
+/// Up to `max` (a random number of) uniformly random legal moves from
+/// `from`: where they lead, and the moves in the position's own notation.
+pub fn legal_line(rng: &mut Rng, from: Position, max: usize) -> (Position, Vec<String>) {
+    let mut pos = from;
     let mut moves = Vec::new();
-    let plies = rng.below(max_plies + 1);
-    for _ in 0..plies {
+    for _ in 0..rng.below(max + 1) {
         let legal = pos.legal_moves();
         if legal.is_empty() {
             break;
@@ -117,7 +123,7 @@ pub fn random_play(
         moves.push(pos.restyle(m).to_string());
         pos = next;
     }
-    (start, pos, moves)
+    (pos, moves)
 }
 
 fn unreachable_start() -> Position {

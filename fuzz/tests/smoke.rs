@@ -10,7 +10,14 @@ use std::time::Duration;
 fn smoke(name: &str, max_inputs: u64) {
     // The searcher's own faults are counted here, not failed on; `.ci/slow`
     // decides (RELIABILITY.md).
-    let mut t = targets::by_name(name, true).expect("target");
+    let mut t = targets::by_name(
+        name,
+        targets::ServerKnobs {
+            lenient_search: true,
+            soft: None,
+        },
+    )
+    .expect("target");
     let corpus = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("corpus")
         .join(name);
@@ -43,6 +50,33 @@ fn move_parser() {
 #[test]
 fn make_move() {
     smoke("makemove", 3_000);
+}
+
+#[test]
+fn race_strings_and_decisions() {
+    smoke("race", 3_000);
+}
+
+/// Finding of the first race volume run (RELIABILITY.md, finding 10): a
+/// race at tick 4294967295 was accepted and its next tick overflowed.
+#[test]
+fn race_at_the_largest_tick_is_rejected() {
+    let input = "lango:8 0,2,2,0,2,2,0,1/0,4,3,0,4,5,0,5/5,2,4,0,1,1,6,4/2,0,3,0,1,1,0,1 a r \
+                 4294967295.1 decide=again,hand=3,at=j,origin=l,front=1,single=0,laps=9 done 5\n26\n\n-";
+    let mut t = targets::by_name("race", targets::ServerKnobs::default()).expect("target");
+    assert_eq!(t.check(input.as_bytes()), Ok(()));
+    assert!(t.stats().contains("rejected 1"), "{}", t.stats());
+}
+
+/// The second finding of the race volume runs (RELIABILITY.md, finding
+/// 11): a single-counter increment with a hand of 3 lost two counters.
+#[test]
+fn race_single_increment_with_a_larger_hand_is_rejected() {
+    let input = "lango:8 0,2,2,0,2,2,0,1/0,4,3,0,4,5,0,5/5,2,2,0,1,1,6,4/2,0,3,0,1,1,0,3 a r 31.1 \
+                 decide=again,hand=3,at=j,origin=l,front=1,single=1,laps=9 done 5\n+\n-\n+-\n";
+    let mut t = targets::by_name("race", targets::ServerKnobs::default()).expect("target");
+    assert_eq!(t.check(input.as_bytes()), Ok(()));
+    assert!(t.stats().contains("rejected 1"), "{}", t.stats());
 }
 
 #[test]

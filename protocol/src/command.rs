@@ -371,7 +371,14 @@ fn set_option(mut a: Args<'_>) -> Result<Command, ParseError> {
 }
 
 fn position(mut a: Args<'_>) -> Result<Command, ParseError> {
-    let rest: Vec<&str> = a.toks.by_ref().collect();
+    // A word beginning with `#` starts a comment that runs to the end of
+    // the line (PROTOCOL.md), so a line of a position file with a remark
+    // after it sets the position it names.
+    let rest: Vec<&str> = a
+        .toks
+        .by_ref()
+        .take_while(|t| !t.starts_with('#'))
+        .collect();
     let Some((&kind, rest)) = rest.split_first() else {
         return Err(ParseError::Missing {
             command: a.command,
@@ -609,6 +616,49 @@ mod tests {
     }
 
     #[test]
+    fn position_ignores_a_comment_word_and_what_follows() {
+        let s = "didinga:8 2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2 a m 4";
+        let p: Position = s.parse().unwrap();
+        for line in [
+            format!("position fen {s} # ~k=~k=o n j c; depth 4: cp -750"),
+            format!("position fen {s} #no space"),
+            format!("position fen {s}\t#"),
+        ] {
+            assert_eq!(
+                ok(&line),
+                Command::Position {
+                    start: Start::Fen(p),
+                    moves: vec![]
+                },
+                "{line}"
+            );
+        }
+        assert_eq!(
+            ok(&format!("position fen {s} moves a # then b moves c")),
+            Command::Position {
+                start: Start::Fen(p),
+                moves: vec![mv("a")]
+            }
+        );
+        assert_eq!(
+            ok("position startpos # the start"),
+            Command::Position {
+                start: Start::StartPos,
+                moves: vec![]
+            }
+        );
+        // `#` inside a word is no comment.
+        assert_eq!(
+            err(&format!("position fen {s}#x")),
+            ParseError::BadPosition(PositionError::Ply("4#x".into()))
+        );
+        assert!(matches!(
+            err("position fen # only a comment"),
+            ParseError::Missing { .. }
+        ));
+    }
+
+    #[test]
     fn position_errors_name_the_place() {
         assert!(matches!(err("position"), ParseError::Missing { .. }));
         assert!(matches!(err("position fen"), ParseError::Missing { .. }));
@@ -627,6 +677,18 @@ mod tests {
         assert_eq!(
             err("position fen didinga:8 1/1/1/1 a m"),
             ParseError::BadPosition(PositionError::RowLength(1, 8, 1))
+        );
+        let full =
+            "didinga:8 2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2 a m 4";
+        let e = err(&format!("position fen {full} junk"));
+        assert_eq!(
+            e,
+            ParseError::BadPosition(PositionError::Trailing(5, "junk".into()))
+        );
+        assert_eq!(
+            e.to_string(),
+            "position fen: trailing text 'junk' after a complete position string of 5 fields; \
+             previous position kept"
         );
         let e = err("position startpos moves m k! n");
         assert!(

@@ -60,9 +60,15 @@ pub fn run<R: BufRead, W: Write + Send + 'static>(input: R, server: &mut Server<
 /// At most 40 characters of user input for an error message, with control
 /// characters escaped, so a long or binary token cannot flood the output.
 pub(crate) fn clip(s: &str) -> String {
+    one_line(s, 40)
+}
+
+/// At most `max` characters of `s`, `...` after a cut, with control
+/// characters escaped: text from outside made safe for one output line.
+pub(crate) fn one_line(s: &str, max: usize) -> String {
     let mut out = String::new();
     for (i, c) in s.chars().enumerate() {
-        if i == 40 {
+        if i == max {
             out.push_str("...");
             break;
         }

@@ -1245,13 +1245,8 @@ mod tests {
             "\u{0}\u{7f}é",
         ];
         let mut s = server();
-        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
-        let mut rnd = |n: usize| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x % n as u64) as usize
-        };
+        let mut rng = choro_engine::rng::Rng::new(1);
+        let mut rnd = |n: usize| rng.below(n);
         for _ in 0..3000 {
             let len = rnd(8);
             let line: Vec<&str> = (0..len).map(|_| WORDS[rnd(WORDS.len())]).collect();

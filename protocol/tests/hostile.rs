@@ -5,141 +5,11 @@
 //! search, `quit` during a one-thread search.
 
 use choro_engine::{Game, Opening, Position, Variant};
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver};
 use std::thread;
 use std::time::{Duration, Instant};
 
-const BIN: &str = env!("CARGO_BIN_EXE_choro");
-const PATIENCE: Duration = Duration::from_secs(30);
-
-struct Engine {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
-}
-
-impl Engine {
-    fn start() -> Engine {
-        Engine::spawn(Command::new(BIN))
-    }
-
-    /// choro with its address space limited to `kb` KiB (`ulimit -v`).
-    fn start_limited(kb: u64) -> Engine {
-        let mut c = Command::new("bash");
-        c.args(["-c", &format!("ulimit -v {kb} && exec \"$0\""), BIN]);
-        Engine::spawn(c)
-    }
-
-    fn spawn(mut command: Command) -> Engine {
-        let mut child = command
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("start choro");
-        let stdout = child.stdout.take().expect("stdout");
-        let (tx, rx) = mpsc::channel();
-        thread::spawn(move || {
-            // Bytes, not lines: a non-UTF-8 or NUL byte in the output must
-            // show up as a failure, not end the reader.
-            for line in BufReader::new(stdout).split(b'\n') {
-                let Ok(line) = line else { break };
-                let text = String::from_utf8(line).unwrap_or_else(|e| format!("BAD UTF-8 {e}"));
-                if tx.send(text).is_err() {
-                    break;
-                }
-            }
-        });
-        let stdin = child.stdin.take();
-        Engine {
-            child,
-            stdin,
-            lines: rx,
-        }
-    }
-
-    fn send_bytes(&mut self, bytes: &[u8]) {
-        let stdin = self.stdin.as_mut().expect("stdin open");
-        stdin.write_all(bytes).expect("write");
-        stdin.flush().expect("flush");
-    }
-
-    fn send(&mut self, line: &str) {
-        self.send_bytes(format!("{line}\n").as_bytes());
-    }
-
-    fn recv(&self) -> String {
-        self.lines
-            .recv_timeout(PATIENCE)
-            .expect("an answer from choro")
-    }
-
-    /// The lines a command writes, fenced by `isready`.
-    fn ask(&mut self, line: &str) -> Vec<String> {
-        self.send(line);
-        self.fence()
-    }
-
-    /// Every line up to the answer to a fresh `isready`.
-    fn fence(&mut self) -> Vec<String> {
-        self.send("isready");
-        let mut v = Vec::new();
-        loop {
-            let l = self.recv();
-            if l == "readyok" {
-                return v;
-            }
-            v.push(l);
-        }
-    }
-
-    /// As `ask`, without the reports of a running search.
-    fn ask_busy(&mut self, line: &str) -> Vec<String> {
-        let mut v = self.ask(line);
-        v.retain(|l| !l.starts_with("info ") || l.starts_with("info string error: "));
-        v
-    }
-
-    fn position(&mut self) -> String {
-        self.ask("d").pop().expect("the position line")
-    }
-
-    fn bestmove(&self) -> String {
-        loop {
-            let l = self.recv();
-            if l.starts_with("bestmove") {
-                return l;
-            }
-        }
-    }
-
-    fn exit(&mut self, within: Duration) -> (bool, Duration) {
-        let t = Instant::now();
-        loop {
-            if let Some(st) = self.child.try_wait().expect("wait") {
-                return (st.success(), t.elapsed());
-            }
-            assert!(t.elapsed() < within, "choro did not exit within {within:?}");
-            thread::sleep(Duration::from_millis(1));
-        }
-    }
-
-    /// A field of /proc/<pid>/status in KiB (VmRSS, VmHWM).
-    fn vm_kb(&self, field: &str) -> Option<u64> {
-        let s = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).ok()?;
-        let l = s.lines().find(|l| l.starts_with(field))?;
-        l.split_whitespace().nth(1)?.parse().ok()
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
+mod common;
+use common::{Engine, PATIENCE};
 
 fn one_error(v: &[String], what: &str) {
     assert_eq!(v.len(), 1, "{what}: {v:?}");
@@ -215,7 +85,7 @@ fn non_utf8_bytes() {
     }
     e.send_bytes(b"isready\nquery p1turn \xc3");
     assert_eq!(e.recv(), "readyok");
-    e.stdin = None;
+    e.close_input();
     let l = e.recv();
     assert!(l.contains("not valid UTF-8 at byte 13"), "{l}");
     assert!(e.exit(PATIENCE).0);
@@ -232,7 +102,7 @@ fn ten_megabytes_without_a_line_feed() {
     for _ in 0..10 {
         e.send_bytes(&chunk);
     }
-    e.stdin = None;
+    e.close_input();
     let l = e.recv();
     assert!(
         l.starts_with("info string error: line 2: 10485760 bytes"),
@@ -368,7 +238,7 @@ fn setoption_threads_during_a_search() {
         one_error(&v, "setoption Threads while searching");
         assert!(v[0].contains("setoption while searching"), "{v:?}");
         e.send("stop");
-        let best = e.bestmove();
+        let best = e.bestmove().1;
         assert_ne!(best, "bestmove 0000");
         assert!(e
             .ask(&format!("setoption name Threads value {to}"))
@@ -433,7 +303,7 @@ fn hash_larger_than_the_machine() {
     }
     assert!(e.ask("setoption name Hash value 64").is_empty());
     e.send("go depth 2");
-    assert_ne!(e.bestmove(), "bestmove 0000");
+    assert_ne!(e.bestmove().1, "bestmove 0000");
     // The baselines keep no table, so any Hash is theirs to hold; the
     // algorithm that would need it is refused instead.
     assert!(e.ask("setoption name Algorithm value random").is_empty());
@@ -447,11 +317,11 @@ fn hash_larger_than_the_machine() {
         );
     }
     e.send("go depth 2");
-    assert_ne!(e.bestmove(), "bestmove 0000");
+    assert_ne!(e.bestmove().1, "bestmove 0000");
     assert!(e.ask("setoption name Hash value 16").is_empty());
     assert!(e.ask("setoption name Algorithm value mcts").is_empty());
     e.send("go nodes 1000");
-    assert_ne!(e.bestmove(), "bestmove 0000");
+    assert_ne!(e.bestmove().1, "bestmove 0000");
     e.send("quit");
     assert!(e.exit(PATIENCE).0);
 }

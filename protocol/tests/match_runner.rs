@@ -479,7 +479,7 @@ fn openings_come_from_a_file_in_order() {
     let p2 = "didinga:8 2,2,2,2,2,2,2,3/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,1 b o1 1";
     std::fs::write(
         &path,
-        format!("# two openings\n{p1}\n\n{p2}  # B to open\n"),
+        format!("# two openings\n{p1}\n\n  # B to open\n{p2}\n"),
     )
     .unwrap();
     let text = std::fs::read_to_string(&path).unwrap();
@@ -506,7 +506,7 @@ fn openings_come_from_a_file_in_order() {
         .map(|g| g.record.tag("Start").unwrap())
         .collect();
     assert_eq!(starts, [p1, p1, p2, p2, p1, p1]);
-    assert_eq!(games[2].record.tag("Book"), Some(format!("{p}:4").as_str()));
+    assert_eq!(games[2].record.tag("Book"), Some(format!("{p}:5").as_str()));
     // B moves first from the second opening: the side comes from the position.
     assert_eq!(games[2].record.moves[0].side, Side::B);
 
@@ -527,6 +527,21 @@ fn openings_come_from_a_file_in_order() {
     )
     .unwrap_err();
     assert!(e.0.starts_with(&format!("{p}:1:")), "{e}");
+    // A remark after a position string is trailing text, as `position fen`
+    // without its `#` comment would see it: the line is named.
+    let e = choro::matcher::openings::load_file(
+        p,
+        &format!("{p1}\n{p2} B to open\n"),
+        Variant::Didinga,
+        8,
+        Opening::Sequential,
+        1000,
+    )
+    .unwrap_err();
+    assert_eq!(
+        e.0,
+        format!("{p}:2: trailing text 'B to open' after a complete position string of 5 fields")
+    );
 }
 
 #[test]

@@ -3,126 +3,12 @@
 //! measured figures are printed (run with `--nocapture`) for BENCHMARKS.md.
 
 use choro_engine::{Game, Opening, Outcome, Position, Side, Variant};
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::process::Command;
 use std::thread;
 use std::time::{Duration, Instant};
 
-const BIN: &str = env!("CARGO_BIN_EXE_choro");
-/// Long enough for a loaded machine; a hang fails instead of blocking.
-const PATIENCE: Duration = Duration::from_secs(30);
-
-struct Engine {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
-}
-
-impl Engine {
-    fn start() -> Engine {
-        let mut child = Command::new(BIN)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("start choro");
-        let stdout = child.stdout.take().expect("stdout");
-        let (tx, rx) = mpsc::channel();
-        thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let stdin = child.stdin.take();
-        Engine {
-            child,
-            stdin,
-            lines: rx,
-        }
-    }
-
-    fn send_bytes(&mut self, bytes: &[u8]) {
-        let stdin = self.stdin.as_mut().expect("stdin open");
-        stdin.write_all(bytes).expect("write");
-        stdin.flush().expect("flush");
-    }
-
-    fn send(&mut self, line: &str) {
-        self.send_bytes(format!("{line}\n").as_bytes());
-    }
-
-    fn recv(&self) -> String {
-        match self.lines.recv_timeout(PATIENCE) {
-            Ok(l) => l,
-            Err(RecvTimeoutError::Timeout) => panic!("no answer from choro"),
-            Err(RecvTimeoutError::Disconnected) => panic!("choro closed its output"),
-        }
-    }
-
-    /// Every line up to and including the first that satisfies `last`.
-    fn until(&self, last: impl Fn(&str) -> bool) -> Vec<String> {
-        let mut v = Vec::new();
-        loop {
-            let l = self.recv();
-            let done = last(&l);
-            v.push(l);
-            if done {
-                return v;
-            }
-        }
-    }
-
-    /// The lines a command writes, fenced by `isready`.
-    fn ask(&mut self, line: &str) -> Vec<String> {
-        self.send(line);
-        self.send("isready");
-        let mut v = self.until(|l| l == "readyok");
-        v.pop();
-        v
-    }
-
-    /// As `ask`, without the reports of a running search.
-    fn ask_busy(&mut self, line: &str) -> Vec<String> {
-        let mut v = self.ask(line);
-        v.retain(|l| !l.starts_with("info ") || l.starts_with("info string error: "));
-        v
-    }
-
-    fn one(&mut self, line: &str) -> String {
-        let v = self.ask(line);
-        assert_eq!(v.len(), 1, "{line}: {v:?}");
-        v[0].clone()
-    }
-
-    fn bestmove(&self) -> (Vec<String>, String) {
-        let mut v = self.until(|l| l.starts_with("bestmove"));
-        let b = v.pop().expect("bestmove");
-        (v, b)
-    }
-
-    /// Wait for choro to exit by itself; its exit status and how long it took.
-    fn exit(&mut self, within: Duration) -> (bool, Duration) {
-        let t = Instant::now();
-        loop {
-            if let Some(st) = self.child.try_wait().expect("wait") {
-                return (st.success(), t.elapsed());
-            }
-            assert!(t.elapsed() < within, "choro did not exit");
-            thread::sleep(Duration::from_millis(1));
-        }
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
+mod common;
+use common::{Engine, BIN, PATIENCE};
 
 fn listing() -> Vec<String> {
     choro::options::Options::listing()
@@ -375,6 +261,41 @@ fn go_ponder_waits_for_ponderhit() {
     assert!(e.ask("stop").is_empty(), "stop when idle is ignored");
 }
 
+/// What a harness does with a position file: it sends each line as it is.
+/// A line of an opening list sets its position; a line with a `#` remark
+/// after the string too; trailing words that are no comment get one error
+/// line naming them, and the previous position is kept.
+#[test]
+fn a_harness_sends_position_file_lines_as_they_are() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../positions/openings");
+    let text = std::fs::read_to_string(format!("{dir}/acholi.txt")).expect("acholi openings");
+    let lines: Vec<&str> = choro_engine::board::data_lines(&text)
+        .map(|(_, l)| l)
+        .take(3)
+        .collect();
+    let mut e = Engine::start();
+    for l in &lines {
+        assert!(e.ask(&format!("position fen {l}")).is_empty(), "{l}");
+        assert_eq!(e.position(), format!("position {l}"));
+    }
+    let last = lines[2];
+    let v = e.ask(&format!(
+        "position fen {} # ~k n j c; depth 4: cp 12",
+        lines[0]
+    ));
+    assert!(v.is_empty(), "{v:?}");
+    assert_eq!(e.position(), format!("position {}", lines[0]));
+    let v = e.ask(&format!("position fen {last} depth 4"));
+    assert_eq!(
+        v,
+        [
+            "info string error: position fen: trailing text 'depth 4' after a complete \
+          position string of 5 fields; previous position kept"
+        ]
+    );
+    assert_eq!(e.position(), format!("position {}", lines[0]));
+}
+
 /// Each bad input gets exactly one error line, and the engine goes on with
 /// its state unchanged.
 #[test]
@@ -514,7 +435,7 @@ fn end_of_input_means_quit() {
     let mut e = Engine::start();
     e.send("isready");
     assert_eq!(e.recv(), "readyok");
-    e.stdin = None;
+    e.close_input();
     let (ok, _) = e.exit(PATIENCE);
     assert!(ok);
 }

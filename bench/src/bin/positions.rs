@@ -9,10 +9,10 @@
 //! positions wins <code> <count> <plies> <seed>      forced wins from random games, proven
 //! positions bench [threads] [code]                 run the bench (as `choro bench`)
 //! ```
-use choro_bench::{figures, random_game, start, MoveFigures, Rng};
+use choro_bench::{alphabeta, figures, random_game, start, MoveFigures, Rng};
 use choro_engine::bench::parse_list;
-use choro_engine::search::{Algorithm, Limits, Score, SearchConfig, SearchControl, Searcher};
-use choro_engine::{Game, Position, Variant};
+use choro_engine::search::Score;
+use choro_engine::{Position, Variant};
 use std::collections::HashSet;
 use std::time::Instant;
 
@@ -50,7 +50,7 @@ fn describe(c: &Cand) -> String {
 fn bench_candidates(v: Variant, games: u64, seed: u64) {
     let mut all = Vec::new();
     for g in 0..games {
-        let mut rng = Rng(seed.wrapping_mul(1_000_003).wrapping_add(g));
+        let mut rng = Rng::new(seed.wrapping_mul(1_000_003).wrapping_add(g));
         let main = v == Variant::Lango;
         let game = random_game(start(v, main), 1000, &mut rng);
         let len = game.len();
@@ -165,7 +165,7 @@ fn bench_candidates(v: Variant, games: u64, seed: u64) {
     }
     if v == Variant::Didinga {
         // One middle game on the widest board (the generator's general loop).
-        let mut rng = Rng(seed);
+        let mut rng = Rng::new(seed);
         let from = Position::startpos(v, 16).expect("width 16");
         let game = random_game(from, 1000, &mut rng);
         let n = game.len();
@@ -191,21 +191,8 @@ fn bench_candidates(v: Variant, games: u64, seed: u64) {
 }
 
 fn search(p: &Position, depth: u32) -> (u64, f64, Option<Score>, String) {
-    let mut s = Searcher::new(SearchConfig {
-        algorithm: Algorithm::AlphaBeta,
-        ..SearchConfig::default()
-    });
-    let limits = Limits {
-        depth: Some(depth),
-        ..Limits::default()
-    };
     let t = Instant::now();
-    let r = s.search(
-        &Game::new(*p),
-        &limits,
-        &SearchControl::default(),
-        &mut |_| {},
-    );
+    let r = alphabeta(p, depth);
     let best = r.best.map_or("-".to_string(), |m| p.restyle(m).to_string());
     (r.nodes, t.elapsed().as_secs_f64(), r.score, best)
 }
@@ -240,7 +227,7 @@ fn openings(v: Variant, count: usize, plies: u32, seed: u64, main: bool, margin:
     let mut out = Vec::new();
     let mut tries = 0u64;
     while out.len() < count && tries < 100 * count as u64 {
-        let mut rng = Rng(seed.wrapping_mul(1_000_003).wrapping_add(tries));
+        let mut rng = Rng::new(seed.wrapping_mul(1_000_003).wrapping_add(tries));
         tries += 1;
         let game = random_game(from, plies, &mut rng);
         let (p, _) = game[game.len() - 1];
@@ -263,7 +250,10 @@ fn openings(v: Variant, count: usize, plies: u32, seed: u64, main: bool, margin:
     }
     for (p, line, score) in out {
         let s = score.map_or(String::new(), choro_engine::bench::score_text);
-        println!("{p} # {line}; depth 4: {s}");
+        // The remark on a line of its own: a harness sends a position
+        // line as it is (PROTOCOL.md, `position fen`).
+        println!("# {line}; depth 4: {s}");
+        println!("{p}");
     }
 }
 
@@ -278,7 +268,7 @@ fn find_wins(v: Variant, count: usize, max: u32, seed: u64) {
         if found >= count {
             break;
         }
-        let mut rng = Rng(seed.wrapping_mul(1_000_003).wrapping_add(g));
+        let mut rng = Rng::new(seed.wrapping_mul(1_000_003).wrapping_add(g));
         let game = random_game(start(v, v == Variant::Lango), 1000, &mut rng);
         // Late positions, where wins are near.
         for (back, (p, _)) in game.iter().rev().enumerate().skip(1).take(12) {

@@ -18,6 +18,11 @@ use std::str::FromStr;
 /// can count the ply of a child without overflow.
 pub const MAX_PLY: u32 = 1_000_000_000;
 
+/// The largest race tick a position string may give (the same bound as
+/// the ply's). A racer's laps are capped (RULINGS 2) and a lap has at most
+/// 8W drops, so a race from such a tick ends far below `u32::MAX`.
+pub const MAX_TICK: u32 = MAX_PLY;
+
 /// Why a position string was rejected. Each variant names the field.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PositionError {
@@ -42,6 +47,9 @@ pub enum PositionError {
     Ply(String),
     /// Simultaneous opening fields (phase `s1` or `r`): what is wrong.
     Race(String),
+    /// Words after a complete position string: (the complete string's
+    /// fields, the first of the extra words, clipped).
+    Trailing(usize, String),
 }
 
 impl fmt::Display for PositionError {
@@ -71,11 +79,35 @@ impl fmt::Display for PositionError {
             History(s) => write!(f, "field 4: bad opening history '{s}'"),
             Stores(s) => write!(f, "field 5: bad stores '{s}'"),
             Ply(s) => write!(f, "last field: bad ply count '{s}' (0..{MAX_PLY})"),
+            Trailing(n, s) => write!(
+                f,
+                "trailing text '{s}' after a complete position string of {n} fields"
+            ),
         }
     }
 }
 
 impl std::error::Error for PositionError {}
+
+/// The lines of a data file of `positions/` that hold data, each with its
+/// 1-based number, trimmed: blank lines and comment lines (the first
+/// non-blank character `#`) are left out. A `#` later in a line is no
+/// comment: a harness sends a position file's lines as they are.
+pub fn data_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.lines()
+        .enumerate()
+        .map(|(i, l)| (i + 1, l.trim()))
+        .filter(|(_, l)| !l.is_empty() && !l.starts_with('#'))
+}
+
+/// A position list (`positions/openings/*.txt`): one complete position
+/// string on each data line ([`data_lines`]). Each position comes with its
+/// line number; an error gives the number of the first bad line.
+pub fn parse_list(text: &str) -> Result<Vec<(usize, Position)>, (usize, PositionError)> {
+    data_lines(text)
+        .map(|(n, l)| l.parse().map(|p| (n, p)).map_err(|e| (n, e)))
+        .collect()
+}
 
 fn parse_rows(s: &str, rows: usize, len: usize) -> Result<Vec<Vec<u8>>, PositionError> {
     let parts: Vec<&str> = s.split('/').collect();
@@ -178,10 +210,12 @@ fn parse_race(
     let (tick, stage) = f[0]
         .split_once('.')
         .and_then(|(t, s)| Some((t.parse::<u32>().ok()?, s.parse::<u8>().ok()?)))
-        .filter(|&(t, s)| t >= 1 && (s == 1 || s == 2 || over && s == 0))
+        // The tick is bounded as the ply is: a race from any accepted
+        // state ends (lap cap, cycle) long before its tick count overflows.
+        .filter(|&(t, s)| (1..=MAX_TICK).contains(&t) && (s == 1 || s == 2 || over && s == 0))
         .ok_or_else(|| {
             err(format!(
-                "bad tick '{}' (expected <tick>.<stage>: stage 1 or 2, or 0 in a drawn race)",
+                "bad tick '{}' (expected <tick>.<stage>: tick 1..{MAX_TICK}, stage 1 or 2, or 0 in a drawn race)",
                 f[0].chars().take(20).collect::<String>()
             ))
         })?;
@@ -242,6 +276,30 @@ impl FromStr for Position {
         };
         if !variant.widths().contains(&width) {
             return Err(PositionError::Width(variant, width));
+        }
+        // Too many fields: say so only if the string is complete without
+        // the extra words (with or without its optional ply); otherwise
+        // the fault is in the fields themselves, and the first one is named.
+        let most = match variant {
+            Variant::Adjiboto => 6,
+            _ if matches!(f.get(3), Some(&"r") | Some(&"rx")) => 8,
+            _ => 5,
+        };
+        if f.len() > most {
+            let complete = f[..most].join(" ").parse::<Position>();
+            let cut = match complete {
+                Ok(_) => most,
+                Err(_) if f[..most - 1].join(" ").parse::<Position>().is_ok() => most - 1,
+                Err(e) => return Err(e),
+            };
+            let extra = f[cut..].join(" ");
+            let clipped: String = extra.chars().take(40).collect();
+            let more = if clipped.len() < extra.len() {
+                "..."
+            } else {
+                ""
+            };
+            return Err(PositionError::Trailing(cut, format!("{clipped}{more}")));
         }
         let ply = |i: usize| -> Result<u32, PositionError> {
             match f.get(i) {
@@ -466,6 +524,133 @@ mod tests {
                 Err(PositionError::Ply(bad.into()))
             );
         }
+    }
+
+    #[test]
+    fn the_race_tick_is_bounded() {
+        // Fuzz finding (race target): tick 4294967295 was accepted, and the
+        // race's next tick overflowed.
+        let race = |tick: u64| {
+            format!(
+                "lango:8 0,2,2,0,2,2,0,1/0,4,3,0,4,5,0,5/5,2,4,0,1,1,6,4/2,0,3,0,1,1,0,1 a r {tick}.1 \
+                 decide=again,hand=3,at=j,origin=l,front=1,single=0,laps=9 done 5"
+            )
+        };
+        for bad in [MAX_TICK as u64 + 1, u32::MAX as u64, 0] {
+            let e = race(bad).parse::<Position>().unwrap_err();
+            assert!(
+                matches!(&e, PositionError::Race(m) if m.starts_with("bad tick")),
+                "{bad}: {e}"
+            );
+        }
+        // Near the bound (odd: A drops first) every decision plays on; a
+        // child whose race went past the bound is written but, as a child
+        // past MAX_PLY, not read back.
+        let p: Position = race(MAX_TICK as u64 - 1).parse().unwrap();
+        let moves = p.legal_moves();
+        assert!(!moves.is_empty());
+        let mut past = 0;
+        for (_, child) in moves {
+            match child.race().map(|r| r.tick) {
+                Some(t) if t > MAX_TICK => {
+                    past += 1;
+                    let e = child.to_string().parse::<Position>().unwrap_err();
+                    assert!(matches!(&e, PositionError::Race(m) if m.starts_with("bad tick")));
+                }
+                _ => assert_eq!(child.to_string().parse::<Position>().unwrap(), child),
+            }
+        }
+        assert!(past > 0);
+    }
+
+    #[test]
+    fn a_single_increment_is_one_counter_deciding_again() {
+        // Fuzz finding (race target): single=1 with hand=3 was accepted, and
+        // the decision `-` sowed one counter of the three: 62 counters of 64.
+        let board =
+            "lango:8 0,2,2,0,2,2,0,1/0,4,3,0,4,5,0,5/5,2,2,0,1,1,6,4/2,0,3,0,1,1,0,3 a r 31.1";
+        let racer = |d: &str, hand: u8, single: u8| {
+            format!(
+                "{board} decide={d},hand={hand},at=j,origin=l,front=1,single={single},laps=9 done 5"
+            )
+        };
+        for (d, hand) in [("again", 3), ("relay", 1)] {
+            let e = racer(d, hand, 1).parse::<Position>().unwrap_err();
+            assert!(
+                e.to_string()
+                    .contains("single=1 only when deciding again with hand=1"),
+                "{e}"
+            );
+        }
+        for (hand, single) in [(1, 1), (3, 0), (1, 0)] {
+            let p: Position = racer("again", hand, single).parse().unwrap();
+            for (m, child) in p.legal_moves() {
+                assert_eq!(child.total_counters(), p.total_counters(), "{m} in {p}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_list_has_one_complete_string_a_line() {
+        let a = "didinga:8 2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2 a o2 0";
+        let b = "adjiboto 10,10,10,10,10/10,10,10,10,10 a -/- 0/0 0";
+        let text = format!("# two positions\n\n{a}\n   # indented remark\n  {b}  \n");
+        let list = parse_list(&text).unwrap();
+        assert_eq!(list.len(), 2);
+        assert_eq!((list[0].0, list[0].1.to_string()), (3, a.to_string()));
+        assert_eq!((list[1].0, list[1].1.to_string()), (5, b.to_string()));
+        // A remark after the string is trailing text, not a comment.
+        let e = parse_list(&format!("{a}\n{b} # remark\n")).unwrap_err();
+        assert_eq!(e, (2, PositionError::Trailing(6, "# remark".into())));
+        assert_eq!(parse_list("# nothing\n\n").unwrap(), vec![]);
+    }
+
+    #[test]
+    fn names_trailing_text_after_a_complete_string() {
+        let empty = "0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0";
+        let race = "lango:8 0,2,2,0,2,2,0,2/3,4,3,0,4,3,1,3/3,1,3,4,0,3,4,3/0,0,2,2,0,2,2,0 a r 11.1 \
+             decide=relay,hand=3,at=k,origin=k,front=1,single=0,laps=3 lap=ccw,hand=1,next=k,origin=g,front=1,laps=3";
+        let long = "x".repeat(60);
+        let cases = [
+            (
+                format!("didinga:8 {empty} a m 4 # a comment"),
+                5,
+                "# a comment",
+            ),
+            (format!("didinga:8 {empty} a m junk 7"), 4, "junk 7"),
+            (format!("{race} 2 # tick 11"), 8, "# tick 11"),
+            (format!("{race} moves a"), 7, "moves a"),
+            (
+                "adjiboto 1,1,1,1,1/1,1,1,1,1 a -/- 0/0 3 ;".to_string(),
+                6,
+                ";",
+            ),
+            (format!("didinga:8 {empty} a m 0 {long}"), 5, &long[..40]),
+        ];
+        for (text, fields, extra) in cases {
+            let e = text.parse::<Position>().unwrap_err();
+            let more = if extra.len() == 40 { "..." } else { "" };
+            assert_eq!(
+                e,
+                PositionError::Trailing(fields, format!("{extra}{more}")),
+                "{text}"
+            );
+            assert!(e.to_string().starts_with("trailing text '"), "{e}");
+        }
+        // Too many fields but not complete without them: the bad field is named.
+        let e = format!("didinga:8 {empty} c m 0 junk")
+            .parse::<Position>()
+            .unwrap_err();
+        assert_eq!(e, PositionError::Side("c".into()));
+        let e = "didinga:8 1/1/1/1 a m 0 junk"
+            .parse::<Position>()
+            .unwrap_err();
+        assert_eq!(e, PositionError::RowLength(1, 8, 1));
+        // One word in the place of the optional ply is read as the ply.
+        let e = format!("didinga:8 {empty} a m junk")
+            .parse::<Position>()
+            .unwrap_err();
+        assert_eq!(e, PositionError::Ply("junk".into()));
     }
 
     #[test]

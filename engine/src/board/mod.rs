@@ -6,5 +6,5 @@ mod position;
 pub mod race;
 pub(crate) mod zobrist;
 
-pub use fen::{PositionError, MAX_PLY};
+pub use fen::{data_lines, parse_list, PositionError, MAX_PLY, MAX_TICK};
 pub use position::{AdjHistory, Position};

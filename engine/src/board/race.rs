@@ -168,12 +168,7 @@ impl Race {
 
     /// Hash of everything but the lap counts and the tick (its parity kept).
     pub(crate) fn key(&self) -> u64 {
-        let mix = |x: u64| {
-            let mut z = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            z ^ (z >> 31)
-        };
+        let mix = crate::rng::splitmix64;
         let blind = match self.blind {
             None => 0,
             Some(Token::Lift(n)) => 0x100 | n as u64,
@@ -322,6 +317,11 @@ pub(crate) fn parse_racer(s: &str, v: Variant, w: u8, budget: u32) -> Result<Rac
                     .ok_or_else(bad)?;
             }
         }
+    }
+    // A single-counter increment (RULINGS 4) is one counter deciding
+    // `again`: the rules sow it as one, so another hand would lose counters.
+    if r.single && (r.state != RacerState::Deciding(RaceChoice::Again) || r.hand != 1) {
+        return Err("single=1 only when deciding again with hand=1".into());
     }
     Ok(r)
 }

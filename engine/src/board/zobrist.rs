@@ -9,14 +9,8 @@
 //! collision. Side, phase, stores and Adjiboto's opening history are mixed in
 //! once per position.
 
+use crate::rng::splitmix64 as splitmix;
 use crate::types::{Phase, Side, Variant};
-
-const fn splitmix(mut x: u64) -> u64 {
-    x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    x ^ (x >> 31)
-}
 
 /// Key of hole `h` of player `s`.
 pub static HOLE: [[u64; 32]; 2] = {

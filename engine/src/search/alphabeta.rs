@@ -23,12 +23,12 @@ use super::common::{
     children, no_move_cheap, root_children, terminal_value, to_score, Child, RepHistory, DRAW,
     EVAL_MAX, INF, MATE, MATE_BOUND, MAX_PLY,
 };
-use super::rng::Rng;
 use super::time::TimeManager;
 use super::tt::{Bound, Table};
 use super::{Info, Limits, SearchControl, SearchResult};
 use crate::board::Position;
 use crate::eval::Evaluator;
+use crate::rng::Rng;
 use crate::rules::{Game, LAP_BUDGET};
 use crate::types::moves::{Move, Token};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
@@ -717,19 +717,15 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             if let Some(report) = report.as_mut() {
                 self.sh.nodes[0].0.store(self.nodes, Relaxed);
                 let nodes = self.sh.total_nodes();
-                let ms = start.elapsed().as_millis() as u64;
+                let elapsed = start.elapsed();
                 for (k, rm) in self.roots[..multipv].iter().enumerate() {
                     report(&Info {
-                        depth: Some(depth),
                         seldepth: Some(rm.seldepth.max(1)),
                         multipv: Some(k + 1),
                         score: Some(to_score(rm.score)),
-                        nodes: Some(nodes),
-                        nps: Some(nodes * 1000 / ms.max(1)),
                         hashfull: Some(self.sh.tt.hashfull()),
-                        time_ms: Some(ms),
                         pv: rm.pv.clone(),
-                        ..Info::default()
+                        ..Info::progress(depth, nodes, elapsed)
                     });
                 }
             }
@@ -868,19 +864,11 @@ pub fn run<E: Evaluator>(
     let nodes = shared.total_nodes();
     match best {
         Some(b) => SearchResult {
-            best: Some(b.mv),
             ponder: b.pv.get(1).copied(),
-            score: Some(to_score(b.score)),
-            depth: b.depth,
-            nodes,
+            ..SearchResult::chosen(b.mv, Some(to_score(b.score)), b.depth, nodes)
         },
-        None => SearchResult {
-            best: Some(first),
-            ponder: None,
-            score: None,
-            depth: 0,
-            nodes,
-        },
+        // Stopped before the first iteration ended: the first root move.
+        None => SearchResult::chosen(first, None, 0, nodes),
     }
 }
 

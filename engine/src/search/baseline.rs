@@ -4,9 +4,9 @@
 //! position, picks among equals.
 
 use super::common::{no_move_cheap, root_children, MATE};
-use super::rng::Rng;
 use super::{Info, Limits, Score, SearchResult};
 use crate::board::Position;
+use crate::rng::Rng;
 use crate::rules::Game;
 
 /// Material of the side that just moved into `child`, minus the other's
@@ -53,18 +53,5 @@ pub fn run(
         (rng.below(kids.len()), None)
     };
     let mv = root.restyle(kids[pick].mv);
-    info(&Info {
-        depth: Some(1),
-        nodes: Some(kids.len() as u64),
-        score,
-        pv: vec![mv],
-        ..Info::default()
-    });
-    SearchResult {
-        best: Some(mv),
-        ponder: None,
-        score,
-        depth: 1,
-        nodes: kids.len() as u64,
-    }
+    super::one_ply_answer(mv, score, kids.len() as u64, info)
 }

@@ -19,10 +19,10 @@
 use super::alphabeta::{self, AbRun, MAX_DEPTH};
 use super::common::MATE;
 use super::matrix::{self, Equilibrium};
-use super::rng::Rng;
 use super::{time, to_score, Info, Limits, Score, SearchControl, SearchResult, Searcher};
 use crate::board::Position;
 use crate::eval::Evaluator;
+use crate::rng::Rng;
 use crate::rules::Game;
 use crate::types::moves::Move;
 use crate::types::{Phase, Side};
@@ -242,16 +242,11 @@ impl Searcher {
             }
             exclude(&mut values, &allowed, me, 2.0 * MATE as f64);
             let eq = matrix::solve(&values);
-            let elapsed = start.elapsed();
             let value = if me == Side::A { eq.value } else { -eq.value };
             info(&Info {
-                depth: Some(depth),
                 score: Some(to_score(value.round() as i32)),
-                nodes: Some(nodes),
-                nps: Some((nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64),
-                time_ms: Some(elapsed.as_millis() as u64),
                 string: Some(bg.report("", &eq, 2)),
-                ..Info::default()
+                ..Info::progress(depth, nodes, start.elapsed())
             });
             best = Some((depth, eq));
             // As alpha-beta: no new iteration past 60% of a clock's target.
@@ -275,29 +270,23 @@ impl Searcher {
         let strategy = if me == Side::A { &eq.row } else { &eq.col };
         self.blind_count += 1;
         let mut rng = Rng::new(
-            self.config.seed
-                ^ bg.root.hash()
-                ^ self.blind_count.wrapping_mul(0x9e37_79b9_7f4a_7c15),
+            self.config.seed ^ bg.root.hash() ^ self.blind_count.wrapping_mul(crate::rng::GAMMA),
         );
         let u = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
         let k = matrix::sample(strategy, u);
         let chosen = mine[k];
         let value = if me == Side::A { eq.value } else { -eq.value };
-        info(&Info {
-            string: Some(format!(
-                "blind choice {chosen} with probability {:.4} (strategy {}; value {:.2} for {me})",
-                strategy[k],
-                strategy_text(mine, strategy),
-                value
-            )),
-            ..Info::default()
-        });
-        SearchResult {
-            best: Some(pos.restyle(chosen)),
-            ponder: None,
-            score: Some(to_score(value.round() as i32)),
+        info(&Info::text(format!(
+            "blind choice {chosen} with probability {:.4} (strategy {}; value {:.2} for {me})",
+            strategy[k],
+            strategy_text(mine, strategy),
+            value
+        )));
+        SearchResult::chosen(
+            pos.restyle(chosen),
+            Some(to_score(value.round() as i32)),
             depth,
             nodes,
-        }
+        )
     }
 }

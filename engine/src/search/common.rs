@@ -88,17 +88,24 @@ pub fn children(pos: &Position, buf: &mut Vec<Child>, hashes: &mut Vec<u64>) {
     buf.clear();
     hashes.clear();
     pos.generate(LAP_BUDGET, |m, p, _| {
-        let h = p.hash();
-        let dup = hashes
-            .iter()
-            .enumerate()
-            .any(|(j, &k)| k == h && buf[j].pos.same_state(p));
-        if !dup {
-            hashes.push(h);
-            buf.push(Child { mv: *m, pos: *p });
-        }
+        push_new(buf, hashes, m, p);
         true
     });
+}
+
+/// Add the child `p` reached by `m` unless an equal child (same state) is
+/// in `buf` already; `hashes` holds the hashes of `buf`'s children.
+#[inline]
+fn push_new(buf: &mut Vec<Child>, hashes: &mut Vec<u64>, m: &Move, p: &Position) {
+    let h = p.hash();
+    let dup = hashes
+        .iter()
+        .enumerate()
+        .any(|(j, &k)| k == h && buf[j].pos.same_state(p));
+    if !dup {
+        hashes.push(h);
+        buf.push(Child { mv: *m, pos: *p });
+    }
 }
 
 /// The root's children for a search restricted to `searchmoves`: as
@@ -121,15 +128,7 @@ pub fn root_children(
             if !searchmoves.contains(m) {
                 return true;
             }
-            let h = p.hash();
-            let dup = hashes
-                .iter()
-                .enumerate()
-                .any(|(j, &k)| k == h && buf[j].pos.same_state(p));
-            if !dup {
-                hashes.push(h);
-                buf.push(Child { mv: *m, pos: *p });
-            }
+            push_new(buf, hashes, m, p);
             true
         });
     }

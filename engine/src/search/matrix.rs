@@ -486,26 +486,9 @@ mod tests {
         assert!(e.value.abs() <= 1e-9, "{e:?}");
     }
 
-    /// xorshift64 (Marsaglia), enough for test matrices.
-    struct XorShift(u64);
-
-    impl XorShift {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-
-        /// Uniform-ish integer in `lo..=hi`.
-        fn range(&mut self, lo: i64, hi: i64) -> i64 {
-            lo + (self.next() % (hi - lo + 1) as u64) as i64
-        }
-    }
-
     #[test]
     fn random_games_are_certified() {
-        let mut rng = XorShift(0x2545_f491_4f6c_dd1d);
+        let mut rng = crate::rng::Rng::new(0x2545_f491_4f6c_dd1d);
         for case in 0..600 {
             let m = rng.range(1, 16) as usize;
             let n = rng.range(1, 16) as usize;
@@ -566,12 +549,12 @@ mod tests {
         assert_eq!(sample(&p, 1.0), 4);
         // A pure strategy from `solve`, for every u.
         let pure = [0.0, 0.0, 1.0, 0.0];
-        let mut rng = XorShift(99);
+        let mut rng = crate::rng::Rng::new(99);
         for k in 0..1000 {
             let u = if k == 0 {
                 0.0
             } else {
-                (rng.next() >> 11) as f64 / (1u64 << 53) as f64
+                (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64
             };
             assert_eq!(sample(&pure, u), 2);
             let i = sample(&p, u);

@@ -24,11 +24,11 @@
 use super::common::{
     children, move_to, no_move_cheap, root_children, Child, RepHistory, EVAL_MAX, MAX_PLY,
 };
-use super::rng::Rng;
 use super::time::TimeManager;
 use super::{Info, Limits, Score, SearchControl, SearchResult};
 use crate::board::Position;
 use crate::eval::Evaluator;
+use crate::rng::Rng;
 use crate::rules::{Game, LAP_BUDGET};
 use crate::types::moves::Move;
 use crate::types::Side;
@@ -814,7 +814,7 @@ impl<'a, E: Evaluator> Ctx<'a, E> {
     /// line's move and ponder move.
     fn report(&self, start: Instant, multipv: usize) -> (Vec<Info>, Option<Move>, Option<Move>) {
         let iters = self.iters.load(Relaxed).min(self.limit);
-        let ms = start.elapsed().as_millis() as u64;
+        let elapsed = start.elapsed();
         let mut out = Vec::new();
         for (k, first) in self.ranked().into_iter().take(multipv.max(1)).enumerate() {
             let mut pv = Vec::new();
@@ -831,17 +831,14 @@ impl<'a, E: Evaluator> Ctx<'a, E> {
                 }
                 parent = n.pos;
             }
+            let depth = pv.len().max(1) as u32;
             out.push(Info {
-                depth: Some(pv.len().max(1) as u32),
                 seldepth: Some(self.seldepth.load(Relaxed).max(1) as u32),
                 multipv: Some(k + 1),
                 score: Some(self.score_of(first)),
-                nodes: Some(iters),
-                nps: Some(iters * 1000 / ms.max(1)),
                 hashfull: Some(self.tree.hashfull()),
-                time_ms: Some(ms),
                 pv,
-                ..Info::default()
+                ..Info::progress(depth, iters, elapsed)
             });
         }
         let best = out.first().and_then(|i| i.pv.first().copied());
@@ -905,10 +902,9 @@ pub fn run<E: Evaluator>(
     };
     let reused = tree.root_visits();
     if reused > 0 {
-        info(&Info {
-            string: Some(format!("mcts reuses a subtree of {reused} visits")),
-            ..Info::default()
-        });
+        info(&Info::text(format!(
+            "mcts reuses a subtree of {reused} visits"
+        )));
     }
     if tree.kids(tree.root()).is_none() && tree.root().proven.load(Relaxed) == UNKNOWN {
         let (v, _) = ctx.expand(tree.root(), 0, &mut Scratch::new(cfg.seed));
@@ -928,13 +924,10 @@ pub fn run<E: Evaluator>(
         }
         // The arena cannot hold the root's children (thousands of moves in a
         // small Hash): the child the evaluation likes best.
-        info(&Info {
-            string: Some(format!(
-                "mcts: {} root moves do not fit in Hash; the best by evaluation",
-                listed.len()
-            )),
-            ..Info::default()
-        });
+        info(&Info::text(format!(
+            "mcts: {} root moves do not fit in Hash; the best by evaluation",
+            listed.len()
+        )));
         return one_ply(&root, &listed, eval, info);
     };
     if listed.iter().any(|c| limits.searchmoves.contains(&c.mv)) {
@@ -958,7 +951,7 @@ pub fn run<E: Evaluator>(
     std::thread::scope(|sc| {
         for id in 1..threads {
             sc.spawn(move || {
-                let seed = cfg.seed ^ (id as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+                let seed = cfg.seed ^ (id as u64).wrapping_mul(crate::rng::GAMMA);
                 worker_loop(ctx, &mut Scratch::new(seed), None);
             });
         }
@@ -1013,21 +1006,7 @@ fn one_ply<E: Evaluator>(
         }
     }
     let mv = root.restyle(best.1);
-    let score = Some(Score::Cp(best.0));
-    info(&Info {
-        depth: Some(1),
-        nodes: Some(kids.len() as u64),
-        score,
-        pv: vec![mv],
-        ..Info::default()
-    });
-    SearchResult {
-        best: Some(mv),
-        ponder: None,
-        score,
-        depth: 1,
-        nodes: kids.len() as u64,
-    }
+    super::one_ply_answer(mv, Some(Score::Cp(best.0)), kids.len() as u64, info)
 }
 
 type MainDuty<'m> = (&'m TimeManager, Instant, &'m mut dyn FnMut(&Info));

@@ -13,16 +13,15 @@ pub mod blind;
 pub mod common;
 pub mod matrix;
 pub mod mcts;
-mod rng;
 mod time;
 pub mod tt;
 
+/// The seedable generator of playouts and baselines, for tools that play
+/// random games (`choro playouts`).
+pub use crate::rng::Rng;
 pub use alphabeta::AbOptions;
 pub use common::{to_score, INF, MATE, MATE_BOUND};
 pub use mcts::MctsOptions;
-/// The seedable generator of playouts and baselines, for tools that play
-/// random games (`choro playouts`).
-pub use rng::Rng;
 
 use crate::board::Position;
 use crate::eval::{Eval, Evaluator, Weights};
@@ -166,6 +165,62 @@ pub struct SearchResult {
     pub score: Option<Score>,
     pub depth: u32,
     pub nodes: u64,
+}
+
+impl Info {
+    /// A report at `depth` after `nodes` nodes and `elapsed` since the
+    /// search began, with the speed worked out the same way for every
+    /// searcher; the caller adds the rest (score, pv, ...).
+    pub(crate) fn progress(depth: u32, nodes: u64, elapsed: Duration) -> Info {
+        let ms = elapsed.as_millis() as u64;
+        Info {
+            depth: Some(depth),
+            nodes: Some(nodes),
+            nps: Some(nodes * 1000 / ms.max(1)),
+            time_ms: Some(ms),
+            ..Info::default()
+        }
+    }
+
+    /// An `info string` report.
+    pub(crate) fn text(s: String) -> Info {
+        Info {
+            string: Some(s),
+            ..Info::default()
+        }
+    }
+}
+
+impl SearchResult {
+    /// The answer `best`, without a ponder move.
+    pub(crate) fn chosen(best: Move, score: Option<Score>, depth: u32, nodes: u64) -> SearchResult {
+        SearchResult {
+            best: Some(best),
+            ponder: None,
+            score,
+            depth,
+            nodes,
+        }
+    }
+}
+
+/// A move chosen from the root's children alone (the baselines, MCTS when
+/// the root's children do not fit in Hash): reported as a depth-1 line
+/// of that move over the `children` looked at, and returned.
+fn one_ply_answer(
+    mv: Move,
+    score: Option<Score>,
+    children: u64,
+    info: &mut dyn FnMut(&Info),
+) -> SearchResult {
+    info(&Info {
+        depth: Some(1),
+        nodes: Some(children),
+        score,
+        pv: vec![mv],
+        ..Info::default()
+    });
+    SearchResult::chosen(mv, score, 1, children)
 }
 
 /// The result when the side to move has no legal move.

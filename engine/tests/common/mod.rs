@@ -69,21 +69,7 @@ pub fn mv(s: &str) -> Move {
     s.parse().unwrap()
 }
 
-/// A small deterministic PRNG for tests.
-pub struct Rng(pub u64);
-
-impl Rng {
-    pub fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    pub fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
+pub use choro_engine::rng::Rng;
 
 /// A position reached by `plies` uniformly random moves from the start
 /// (fewer if the game ends first), or `None` if it ended at once.
@@ -98,7 +84,7 @@ pub fn random_game_position(variant: Variant, width: u8, plies: u32, rng: &mut R
         if kids.is_empty() {
             break;
         }
-        p = kids[rng.below(kids.len() as u64) as usize];
+        p = kids[rng.below(kids.len())];
     }
     p
 }
@@ -116,7 +102,7 @@ pub fn scattered(
     let w = width as usize;
     let mut cells = vec![0u32; 4 * w];
     for _ in 0..total {
-        let i = rng.below(4 * w as u64) as usize;
+        let i = rng.below(4 * w);
         cells[i] += 1;
     }
     let rows: Vec<String> = (0..4)

@@ -4,7 +4,7 @@
 //! to `fuzz/findings/` (RELIABILITY.md).
 
 use choro_fuzz::driver::{self, escaped, finding_path, RunOptions};
-use choro_fuzz::targets::{self, NAMES};
+use choro_fuzz::targets::{self, ServerKnobs, NAMES};
 use clap::Parser;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
     about = "Stable-toolchain fuzzers for choro (RELIABILITY.md)"
 )]
 struct Cli {
-    /// Targets to run, one after the other: server, position, move, makemove, or all.
+    /// Targets to run, one after the other: server, position, move, makemove, race, or all.
     #[arg(required = true)]
     targets: Vec<String>,
     /// Seconds per target.
@@ -44,6 +44,10 @@ struct Cli {
     /// of failing on them.
     #[arg(long)]
     lenient_search: bool,
+    /// Server target: stop a bounded search still running after this many
+    /// milliseconds (default 1500; a stop, counted, not a finding).
+    #[arg(long)]
+    soft_stop_ms: Option<u64>,
     /// One input taking longer than this is a hang.
     #[arg(long, default_value_t = 20)]
     hang_seconds: u64,
@@ -60,6 +64,8 @@ static FINDINGS: OnceLock<PathBuf> = OnceLock::new();
 /// Milliseconds since `START` when the current input began.
 static BEGAN: AtomicU64 = AtomicU64::new(0);
 static START: OnceLock<Instant> = OnceLock::new();
+/// Inputs begun so far in this process, for the report of a finding.
+static BEGUN: AtomicU64 = AtomicU64::new(0);
 
 fn now_ms() -> u64 {
     START.get_or_init(Instant::now).elapsed().as_millis() as u64
@@ -78,7 +84,11 @@ fn report(target: &str, input: &[u8], message: &str) {
         .get()
         .cloned()
         .unwrap_or_else(|| PathBuf::from("fuzz/findings"));
-    eprintln!("choro-fuzz: FINDING in target {target}: {message}");
+    eprintln!(
+        "choro-fuzz: FINDING in target {target} at input {} after {:.1} s: {message}",
+        BEGUN.load(Ordering::Relaxed),
+        now_ms() as f64 / 1000.0
+    );
     eprintln!("input ({} bytes): {}", input.len(), escaped(input, 4000));
     match save(&dir, target, input, message) {
         Some(p) => eprintln!(
@@ -127,7 +137,7 @@ fn main() -> ExitCode {
         cli.targets.clone()
     };
     for n in &names {
-        if targets::by_name(n, false).is_none() {
+        if targets::by_name(n, ServerKnobs::default()).is_none() {
             eprintln!(
                 "choro-fuzz: unknown target '{n}' (expected {} or all)",
                 NAMES.join(", ")
@@ -142,12 +152,19 @@ fn main() -> ExitCode {
             .map_or(1, |d| d.as_nanos() as u64)
     });
     for name in &names {
-        let Some(mut target) = targets::by_name(name, cli.lenient_search) else {
+        let Some(mut target) = targets::by_name(
+            name,
+            ServerKnobs {
+                lenient_search: cli.lenient_search,
+                soft: cli.soft_stop_ms.map(Duration::from_millis),
+            },
+        ) else {
             continue;
         };
         let tname: &'static str = target.name();
         let mut before = |input: &[u8]| {
             BEGAN.store(now_ms(), Ordering::Relaxed);
+            BEGUN.fetch_add(1, Ordering::Relaxed);
             if let Ok(mut g) = CURRENT.lock() {
                 *g = Some(Current {
                     target: tname,

@@ -10,7 +10,7 @@ use super::Target;
 use crate::gen;
 use crate::mutate;
 use crate::rng::Rng;
-use choro_engine::board::MAX_PLY;
+use choro_engine::board::{MAX_PLY, MAX_TICK};
 use choro_engine::{Move, MoveError, Position, PositionError, Side, Variant};
 use std::collections::HashSet;
 
@@ -83,7 +83,7 @@ impl Target for MakeMoveTarget {
 }
 
 /// Move counters between holes of a position string, keeping the totals.
-fn shuffle_counts(rng: &mut Rng, s: &str) -> String {
+pub fn shuffle_counts(rng: &mut Rng, s: &str) -> String {
     let mut f: Vec<String> = s.split(' ').map(str::to_string).collect();
     let Some(board) = f.get(1) else {
         return s.to_string();
@@ -173,6 +173,17 @@ pub fn check_moves(pos: &Position, st: &mut MakeMoveTarget) -> Result<(), String
             ));
         }
         let text = child.to_string();
+        if child.race().is_some_and(|r| r.tick > MAX_TICK) {
+            // The parser bounds the race's tick as it does the ply.
+            match text.parse::<Position>() {
+                Err(PositionError::Race(m)) if m.starts_with("bad tick") => continue,
+                other => {
+                    return Err(format!(
+                        "move {shown}: child '{text}' past MAX_TICK: {other:?}"
+                    ))
+                }
+            }
+        }
         if child.ply() > MAX_PLY {
             // The parser bounds the ply; only a child of a position at the
             // bound passes it.

@@ -4,6 +4,7 @@
 pub mod makemove;
 pub mod moves;
 pub mod position;
+pub mod race;
 pub mod server;
 
 use crate::rng::Rng;
@@ -24,19 +25,29 @@ pub trait Target {
     fn stats(&self) -> String;
 }
 
-pub const NAMES: [&str; 4] = ["server", "position", "move", "makemove"];
+pub const NAMES: [&str; 5] = ["server", "position", "move", "makemove", "race"];
 
-/// The target called `name`; `lenient_search` for the server target (see
-/// [`server::ServerTarget::lenient_search`]).
-pub fn by_name(name: &str, lenient_search: bool) -> Option<Box<dyn Target>> {
+/// Knobs of the server target (see [`server::ServerTarget`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ServerKnobs {
+    /// [`server::ServerTarget::lenient_search`].
+    pub lenient_search: bool,
+    /// [`server::ServerTarget::soft`]; `None` for [`server::SOFT`].
+    pub soft: Option<std::time::Duration>,
+}
+
+/// The target called `name`, the server target with `knobs`.
+pub fn by_name(name: &str, knobs: ServerKnobs) -> Option<Box<dyn Target>> {
     Some(match name {
         "server" => Box::new(server::ServerTarget {
-            lenient_search,
+            lenient_search: knobs.lenient_search,
+            soft: knobs.soft.unwrap_or(server::SOFT),
             ..Default::default()
         }),
         "position" => Box::<position::PositionTarget>::default(),
         "move" => Box::<moves::MoveTarget>::default(),
         "makemove" => Box::<makemove::MakeMoveTarget>::default(),
+        "race" => Box::<race::RaceTarget>::default(),
         _ => return None,
     })
 }

@@ -120,12 +120,15 @@ pub const DICT: &[&str] = &[
     "\u{1b}[2J",
 ];
 
-#[derive(Default)]
 pub struct ServerTarget {
     /// Count, instead of failing on, the searcher's own faults that the
     /// protocol covers (an answer outside `searchmoves` or illegal, which
     /// choro replaces by a legal move; an illegal `pv`).
     pub lenient_search: bool,
+    /// A bounded `go` not done after this long is stopped ([`SOFT`] by
+    /// default; the volume runs of RELIABILITY.md use less, so that a deep
+    /// `go depth` costs a stop rather than seconds of waiting).
+    pub soft: Duration,
     /// Those faults, and the first one seen.
     pub search_faults: u64,
     pub first_search_fault: Option<String>,
@@ -139,6 +142,27 @@ pub struct ServerTarget {
     pub pv_lines: u64,
     pub quits: u64,
     pub stream_runs: u64,
+}
+
+impl Default for ServerTarget {
+    fn default() -> ServerTarget {
+        ServerTarget {
+            lenient_search: false,
+            soft: SOFT,
+            search_faults: 0,
+            first_search_fault: None,
+            pv_faults: 0,
+            first_pv_fault: None,
+            lines: 0,
+            rejected: 0,
+            gos: 0,
+            bestmoves: 0,
+            forced_stops: 0,
+            pv_lines: 0,
+            quits: 0,
+            stream_runs: 0,
+        }
+    }
 }
 
 /// What a rejected command must leave unchanged.
@@ -430,7 +454,7 @@ impl ServerTarget {
                 // A stopped search's bestmove may still have been written.
                 return Ok(());
             }
-            if wait_for.is_some() && !wait_search(&mut s, SOFT) {
+            if wait_for.is_some() && !wait_search(&mut s, self.soft) {
                 self.forced_stops += 1;
                 s.command("stop");
                 if !wait_search(&mut s, HARD) {
@@ -618,21 +642,6 @@ fn random_case(rng: &mut Rng, s: &str) -> String {
     }
 }
 
-fn legal_line(rng: &mut Rng, from: Position, max: usize) -> (Position, Vec<String>) {
-    let mut pos = from;
-    let mut moves = Vec::new();
-    for _ in 0..rng.below(max + 1) {
-        let legal = pos.legal_moves();
-        if legal.is_empty() {
-            break;
-        }
-        let (m, next) = legal[rng.below(legal.len())];
-        moves.push(pos.restyle(m).to_string());
-        pos = next;
-    }
-    (pos, moves)
-}
-
 fn setoption(rng: &mut Rng, m: &mut Model) -> String {
     let name = *rng.pick(OPTION_NAMES);
     let value: String = match name {
@@ -694,7 +703,7 @@ fn position(rng: &mut Rng, m: &mut Model) -> String {
         (format!("fen {p}"), p)
     };
     let max = if rng.chance(1, 4) { 60 } else { 12 };
-    let (end, mut moves) = legal_line(rng, from, max);
+    let (end, mut moves) = gen::legal_line(rng, from, max);
     m.pos = end;
     match rng.below(10) {
         0 => moves.push(gen::move_string(rng)),

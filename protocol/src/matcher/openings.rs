@@ -9,6 +9,7 @@
 //! the engines unless asked for (`race`): then random blind starts and race
 //! decisions play the race to its end, and the random plies follow it.
 
+use choro_engine::rng::Rng;
 use choro_engine::{Game, Opening as Mode, Phase, Position, Variant};
 use std::fmt;
 
@@ -40,30 +41,6 @@ pub enum OpeningPlan {
 /// How many random games are tried for one opening before giving up.
 const RANDOM_TRIES: u32 = 1000;
 
-/// SplitMix64: small, fast and good enough to pick moves; the openings
-/// must only be reproducible, not cryptographic.
-#[derive(Clone, Debug)]
-pub struct SplitMix(u64);
-
-impl SplitMix {
-    pub fn new(seed: u64) -> SplitMix {
-        SplitMix(seed)
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `0..n` (n > 0), by Lemire's multiply-shift.
-    pub fn below(&mut self, n: usize) -> usize {
-        ((self.next_u64() as u128 * n as u128) >> 64) as usize
-    }
-}
-
 /// Why openings could not be had.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OpeningError(pub String);
@@ -76,8 +53,9 @@ impl fmt::Display for OpeningError {
 
 impl std::error::Error for OpeningError {}
 
-/// Read an openings file: one position string a line, `#` comments and
-/// blank lines ignored. Every position must be of the match's code and
+/// Read an openings file: one complete position string a line, comment
+/// lines (beginning with `#`) and blank lines ignored
+/// ([`choro_engine::board::parse_list`]). Every position must be of the match's code and
 /// width, a Choro position must not be in the other opening mode's opening
 /// (`o2`/`o1` in a simultaneous match, `s2`/`s1`/`r` in a sequential one;
 /// main-phase positions suit both), and a game must still be going on.
@@ -89,14 +67,11 @@ pub fn load_file(
     mode: Mode,
     draw_plies: u32,
 ) -> Result<OpeningPlan, OpeningError> {
+    let list = choro_engine::board::parse_list(text)
+        .map_err(|(n, e)| OpeningError(format!("{path}:{n}: {e}")))?;
     let mut positions = Vec::new();
-    for (i, raw) in text.lines().enumerate() {
-        let line = raw.split('#').next().unwrap_or("").trim();
-        if line.is_empty() {
-            continue;
-        }
-        let err = |m: String| OpeningError(format!("{path}:{}: {m}", i + 1));
-        let pos: Position = line.parse().map_err(|e| err(format!("{e}")))?;
+    for (n, pos) in list {
+        let err = |m: String| OpeningError(format!("{path}:{n}: {m}"));
         if pos.variant() != variant || pos.width() != width {
             return Err(err(format!(
                 "a {}:{} position in a {variant}:{width} match",
@@ -118,7 +93,7 @@ pub fn load_file(
         if let Some(o) = Game::new(pos).with_draw_plies(draw_plies).outcome() {
             return Err(err(format!("the game is already over here ({o})")));
         }
-        positions.push((i + 1, pos));
+        positions.push((n, pos));
     }
     if positions.is_empty() {
         return Err(OpeningError(format!("{path}: no positions")));
@@ -178,7 +153,7 @@ pub fn random_opening(
             start.phase().token()
         )));
     }
-    let mut rng = SplitMix::new(seed ^ k.wrapping_mul(0xA24B_AED4_963E_E407));
+    let mut rng = Rng::new(seed ^ k.wrapping_mul(0xA24B_AED4_963E_E407));
     'tries: for _ in 0..RANDOM_TRIES {
         let mut game = Game::new(start).with_draw_plies(draw_plies);
         let mut moves = Vec::new();

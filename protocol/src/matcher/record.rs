@@ -207,19 +207,7 @@ impl Record {
 /// A tag value made safe for one line: control characters escaped, at
 /// most 200 characters (engine output can be anything).
 pub fn clean_value(s: &str) -> String {
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i == 200 {
-            out.push_str("...");
-            break;
-        }
-        if c.is_control() {
-            out.extend(c.escape_default());
-        } else {
-            out.push(c);
-        }
-    }
-    out
+    crate::one_line(s, 200)
 }
 
 fn escape(v: &str) -> String {
