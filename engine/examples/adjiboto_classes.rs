@@ -27,7 +27,7 @@ fn main() {
         ks
     };
     let mut rng = choro_engine::rng::Rng::new(1929);
-    println!("| counters in play | positions | proven | A-side wins / losses / draws | median nodes | median time |");
+    println!("| counters in play | positions | proven | side to move wins / loses / draws | median nodes | median time |");
     println!("|---|---|---|---|---|---|");
     for k in ks {
         let (mut proven, mut w, mut l, mut d) = (0, 0, 0, 0);
