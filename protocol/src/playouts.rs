@@ -259,7 +259,7 @@ pub fn run(
 
 /// The start position of a tool's command line: the position string `pos`,
 /// or the start of `variant` on `columns` (default: the code's width) with
-/// `opening` (`choro perft`, `choro playouts`).
+/// `opening` (`choro perft`, `choro playouts`, `choro solve`).
 pub fn start_position(
     pos: Option<&str>,
     variant: &str,

@@ -6,7 +6,7 @@ use choro_engine::solve::retro::Graph;
 use choro_engine::solve::{
     BlindSolution, Progress, Solution, SolveConfig, SolveLimits, Solver, Value,
 };
-use choro_engine::{Opening, Position, Variant};
+use choro_engine::Position;
 use serde_json::json;
 use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
@@ -307,15 +307,7 @@ fn parse_seconds(s: &str) -> Result<f64, String> {
 
 /// The position a `choro solve` command names.
 fn solve_position(a: &SolveArgs) -> Result<Position, String> {
-    let pos: Position = match &a.pos {
-        Some(s) => s.parse().map_err(|e| format!("--pos: {e}"))?,
-        None => {
-            let v: Variant = a.variant.parse().map_err(|e| format!("--variant: {e}"))?;
-            let w = a.columns.unwrap_or(v.default_width());
-            let o: Opening = a.opening.parse().map_err(|e| format!("--opening: {e}"))?;
-            Position::start(v, w, o).map_err(|e| format!("--columns: {e}"))?
-        }
-    };
+    let pos = crate::playouts::start_position(a.pos.as_deref(), &a.variant, a.columns, &a.opening)?;
     if pos.phase() == choro_engine::Phase::RaceOver || !pos.has_legal_move() {
         return Err(format!(
             "the game is over in this position ({}): nothing to solve",
