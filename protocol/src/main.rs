@@ -71,20 +71,8 @@ struct PerftArgs {
     /// Deepest depth counted (every depth from 1 is reported).
     #[arg(value_parser = clap::value_parser!(u32).range(1..=choro::command::MAX_PERFT as i64))]
     depth: u32,
-    /// Rule code of the start position.
-    #[arg(long, default_value = "didinga", value_parser = ["didinga", "lango", "acholi", "adjiboto"])]
-    variant: String,
-    /// Board width (Didinga only: 8..16).
-    #[arg(long, value_parser = clap::value_parser!(u8).range(8..=16))]
-    columns: Option<u8>,
-    /// Opening mode of the start position (Choro codes): simultaneous
-    /// (phase s2, two blind plies, then a ply per race decision) or
-    /// sequential (phase o2).
-    #[arg(long, default_value = "simultaneous", value_parser = ["sequential", "simultaneous"])]
-    opening: String,
-    /// Start from this position string instead.
-    #[arg(long, conflicts_with_all = ["variant", "columns", "opening"])]
-    pos: Option<String>,
+    #[command(flatten)]
+    start: choro::playouts::StartArgs,
     /// First the counts below each root move.
     #[arg(long)]
     divide: bool,
@@ -94,7 +82,7 @@ struct PerftArgs {
 }
 
 fn perft_command(a: &PerftArgs) -> Result<(), String> {
-    let pos = choro::playouts::start_position(a.pos.as_deref(), &a.variant, a.columns, &a.opening)?;
+    let pos = a.start.position()?;
     let stdout = io::stdout();
     let mut out = stdout.lock();
     let mut failed = None;

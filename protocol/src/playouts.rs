@@ -20,18 +20,8 @@ use std::time::{Duration, Instant};
 /// `choro playouts`: random games from a start position, with their rates.
 #[derive(clap::Args, Debug, Clone)]
 pub struct PlayoutsArgs {
-    /// Rule code of the start position.
-    #[arg(long, default_value = "didinga", value_parser = ["didinga", "lango", "acholi", "adjiboto"])]
-    pub variant: String,
-    /// Board width (Didinga only: 8..16).
-    #[arg(long, value_parser = clap::value_parser!(u8).range(8..=16))]
-    pub columns: Option<u8>,
-    /// Opening mode of the start position (Choro codes).
-    #[arg(long, default_value = "simultaneous", value_parser = ["sequential", "simultaneous"])]
-    pub opening: String,
-    /// Start every game from this position string instead.
-    #[arg(long, conflicts_with_all = ["variant", "columns", "opening"])]
-    pub pos: Option<String>,
+    #[command(flatten)]
+    pub start: StartArgs,
     /// Number of games (default 1000 unless --seconds is given).
     #[arg(long, conflicts_with = "seconds", value_parser = clap::value_parser!(u64).range(1..))]
     pub games: Option<u64>,
@@ -257,6 +247,35 @@ pub fn run(
     (t, el)
 }
 
+/// The position a tool starts from (`choro perft`, `playouts`, `solve`).
+#[derive(clap::Args, Debug, Clone)]
+pub struct StartArgs {
+    /// Rule code of the start position.
+    #[arg(long, default_value = "didinga", value_parser = ["didinga", "lango", "acholi", "adjiboto"])]
+    pub variant: String,
+    /// Board width (Didinga only: 8..16).
+    #[arg(long, value_parser = clap::value_parser!(u8).range(8..=16))]
+    pub columns: Option<u8>,
+    /// Opening mode of the start position (Choro codes): simultaneous
+    /// (phase s2: the blind starts, then the race) or sequential (phase o2).
+    #[arg(long, default_value = "simultaneous", value_parser = ["sequential", "simultaneous"])]
+    pub opening: String,
+    /// Start from this position string instead.
+    #[arg(long, conflicts_with_all = ["variant", "columns", "opening"])]
+    pub pos: Option<String>,
+}
+
+impl StartArgs {
+    pub fn position(&self) -> Result<Position, String> {
+        start_position(
+            self.pos.as_deref(),
+            &self.variant,
+            self.columns,
+            &self.opening,
+        )
+    }
+}
+
 /// The start position of a tool's command line: the position string `pos`,
 /// or the start of `variant` on `columns` (default: the code's width) with
 /// `opening` (`choro perft`, `choro playouts`, `choro solve`).
@@ -346,7 +365,7 @@ pub fn report(
 
 /// `choro playouts` from the command line.
 pub fn playouts_main(a: &PlayoutsArgs) -> ExitCode {
-    let start = match start_position(a.pos.as_deref(), &a.variant, a.columns, &a.opening) {
+    let start = match a.start.position() {
         Ok(p) => p,
         Err(e) => {
             eprintln!("choro playouts: {e}");

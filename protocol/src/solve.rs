@@ -222,19 +222,8 @@ pub fn blind_json(pos: &Position, b: &BlindSolution) -> serde_json::Value {
 /// The arguments of `choro solve`.
 #[derive(clap::Args, Debug)]
 pub struct SolveArgs {
-    /// Rule code of the start position.
-    #[arg(long, default_value = "didinga", value_parser = ["didinga", "lango", "acholi", "adjiboto"])]
-    pub variant: String,
-    /// Board width (Didinga only: 8..16).
-    #[arg(long, value_parser = clap::value_parser!(u8).range(8..=16))]
-    pub columns: Option<u8>,
-    /// Opening mode of the start position (Choro codes). In the
-    /// simultaneous one the start is the blind matrix game of phase s2.
-    #[arg(long, default_value = "simultaneous", value_parser = ["sequential", "simultaneous"])]
-    pub opening: String,
-    /// Solve this position string instead.
-    #[arg(long, conflicts_with_all = ["variant", "columns", "opening"])]
-    pub pos: Option<String>,
+    #[command(flatten)]
+    pub start: crate::playouts::StartArgs,
     /// Solver threads.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
     pub threads: u64,
@@ -307,7 +296,7 @@ fn parse_seconds(s: &str) -> Result<f64, String> {
 
 /// The position a `choro solve` command names.
 fn solve_position(a: &SolveArgs) -> Result<Position, String> {
-    let pos = crate::playouts::start_position(a.pos.as_deref(), &a.variant, a.columns, &a.opening)?;
+    let pos = a.start.position()?;
     if pos.phase() == choro_engine::Phase::RaceOver || !pos.has_legal_move() {
         return Err(format!(
             "the game is over in this position ({}): nothing to solve",
