@@ -166,3 +166,17 @@ impl Drop for Engine {
         let _ = self.child.wait();
     }
 }
+
+/// Run `choro <subcommand> <args>` to the end: exit status, stdout, stderr.
+pub fn tool(subcommand: &str, args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(BIN)
+        .arg(subcommand)
+        .args(args)
+        .output()
+        .expect("choro runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).expect("utf-8 stdout"),
+        String::from_utf8(out.stderr).expect("utf-8 stderr"),
+    )
+}
