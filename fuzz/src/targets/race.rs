@@ -315,9 +315,13 @@ fn racer_edit(rng: &mut Rng, s: &str) -> String {
     match rng.below(8) {
         0 => f[2] = if f[2] == "a" { "b".into() } else { "a".into() },
         1 => {
-            f[4] = match rng.below(3) {
-                0 => format!("{}.{}", rng.pick(mutate::EDGE_NUMBERS), rng.range(-1, 3)),
-                _ => format!("{}.{}", 1 + rng.below(60), rng.below(4)),
+            // A racing phase may stand without its tick (a malformed input
+            // the mutator made itself): nothing to edit then.
+            if let Some(tick) = f.get_mut(4) {
+                *tick = match rng.below(3) {
+                    0 => format!("{}.{}", rng.pick(mutate::EDGE_NUMBERS), rng.range(-1, 3)),
+                    _ => format!("{}.{}", 1 + rng.below(60), rng.below(4)),
+                }
             }
         }
         2 => f[3] = if f[3] == "r" { "rx".into() } else { "r".into() },
@@ -373,4 +377,21 @@ fn edit_racer(rng: &mut Rng, racer: &str, letters: bool) -> String {
         _ => kv[i] = format!("{key}={}", value_for(rng, &key, letters)),
     }
     kv.join(",")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn editing_a_racing_phase_without_its_tick_does_not_panic() {
+        // CI finding race-c7ed2ff6a67e273d: an earlier mutation left the
+        // phase `r` with no tick after it, and the tick edit indexed past
+        // the end of the fields.
+        let s = "acholi:8 2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2 a r";
+        for seed in 0..1000 {
+            let out = racer_edit(&mut Rng::new(seed), s);
+            assert!(out.starts_with("acholi:8 "), "{out}");
+        }
+    }
 }
