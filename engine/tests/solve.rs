@@ -455,3 +455,145 @@ fn the_searcher_plays_from_the_book() {
         "depth 2 cannot see a win in {n}"
     );
 }
+
+/// The value a child must have, from its own mover's side, for the move to
+/// it to keep `v`, the parent's: one ply nearer the end.
+fn kept(parent: &Position, child: &Position, v: Value) -> Value {
+    let same = parent.side_to_move() == child.side_to_move();
+    match v {
+        Value::Draw => Value::Draw,
+        Value::Win(n) if same => Value::Win(n - 1),
+        Value::Win(n) => Value::Loss(n - 1),
+        Value::Loss(n) if same => Value::Loss(n - 1),
+        Value::Loss(n) => Value::Win(n - 1),
+    }
+}
+
+fn score_of(v: Value) -> choro_engine::search::Score {
+    use choro_engine::search::Score;
+    match v {
+        Value::Win(d) => Score::Win(d),
+        Value::Loss(d) => Score::Loss(d),
+        Value::Draw => Score::Cp(0),
+    }
+}
+
+/// A timed search with the solver's share: the result, and whether the
+/// solver's proof was reported.
+fn timed_search(
+    s: &mut choro_engine::search::Searcher,
+    p: &Position,
+    limits: &choro_engine::search::Limits,
+) -> (choro_engine::search::SearchResult, bool) {
+    use choro_engine::search::{Info, SearchControl};
+    let mut said = Vec::new();
+    s.clear();
+    let r = s.search(
+        &choro_engine::Game::new(*p),
+        limits,
+        &SearchControl::default(),
+        &mut |i: &Info| said.extend(i.string.clone()),
+    );
+    (r, said.iter().any(|l| l.starts_with("solved: ")))
+}
+
+#[test]
+fn the_searcher_solves_within_its_time() {
+    use choro_engine::search::{Algorithm, Limits, SearchConfig, Searcher};
+    let timed = Limits {
+        movetime: Some(Duration::from_secs(5)),
+        ..Limits::default()
+    };
+    let fixed = Limits {
+        depth: Some(1),
+        ..Limits::default()
+    };
+    let suite = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../positions/solved/suite.txt"
+    ))
+    .unwrap();
+    let near: Vec<(Position, Value)> = suite
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            (f[0].parse().unwrap(), book::parse_value(f[1]).unwrap())
+        })
+        .filter(|(_, v)| matches!(v, Value::Win(n) | Value::Loss(n) if *n <= 7))
+        .collect();
+    assert!(near.len() >= 20, "{}", near.len());
+    for algorithm in [Algorithm::AlphaBeta, Algorithm::Mcts] {
+        let mut s = Searcher::new(SearchConfig {
+            algorithm,
+            solve_share: 100,
+            ..SearchConfig::default()
+        });
+        s.set_book(false);
+        let mut losses = 0;
+        for (p, v) in near.iter().step_by(2) {
+            let (r, solved) = timed_search(&mut s, p, &timed);
+            assert!(solved, "{algorithm:?} {p}: not solved");
+            assert_eq!(r.score, Some(score_of(*v)), "{p}");
+            // The move keeps the value (the fastest win, the longest
+            // loss), by the checker, which shares no code with the solver.
+            let child = p.play(&r.best.unwrap()).unwrap();
+            let want = kept(p, &child, *v);
+            assert_eq!(
+                Checker::new(50_000_000).check(&child, want, 0),
+                Ok(()),
+                "{p}: {} does not keep {v}",
+                r.best.unwrap()
+            );
+            losses += matches!(v, Value::Loss(_)) as u32;
+            // Fixed-depth searches (benchmarks) never call the solver.
+            assert!(!timed_search(&mut s, p, &fixed).1);
+        }
+        assert!(losses > 0);
+    }
+    // Proven draws (Adjiboto's store): a move to a drawn child, score 0.
+    let mut s = Searcher::new(SearchConfig {
+        solve_share: 100,
+        ..SearchConfig::default()
+    });
+    let mut g = Rng::new(5);
+    let mut draws = 0;
+    for _ in 0..3000 {
+        let p = small_position(&mut g, Variant::Adjiboto);
+        let Ok(graph) = Graph::analyse(&p, 20_000, &AtomicBool::new(false)) else {
+            continue;
+        };
+        let moves = p.legal_moves();
+        let value = |c: &Position| graph.value_of(c).unwrap();
+        if graph.root_value() != Value::Draw || moves.iter().all(|(_, c)| value(c) == Value::Draw) {
+            continue;
+        }
+        let (r, solved) = timed_search(&mut s, &p, &timed);
+        if !solved {
+            // The solver proves draws only by a finite tree of drawn ends.
+            continue;
+        }
+        draws += 1;
+        assert_eq!(r.score, Some(score_of(Value::Draw)), "{p}");
+        let (_, child) = moves.iter().find(|(m, _)| Some(*m) == r.best).unwrap();
+        assert_eq!(value(child), Value::Draw, "{p}: {}", r.best.unwrap());
+        if draws == 10 {
+            break;
+        }
+    }
+    assert!(draws >= 3, "{draws} proven draws");
+    // No share, no solver.
+    let mut s = Searcher::new(SearchConfig::default());
+    s.set_book(false);
+    assert!(
+        !timed_search(
+            &mut s,
+            &near[0].0,
+            &Limits {
+                movetime: Some(Duration::from_millis(200)),
+                ..Limits::default()
+            }
+        )
+        .1
+    );
+}

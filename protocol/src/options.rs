@@ -24,6 +24,8 @@ pub struct Options {
     pub move_overhead_ms: u64,
     pub seed: u64,
     pub draw_plies: u32,
+    /// Percent of a timed move's time given first to the exact solver.
+    pub solve_share: u32,
 }
 
 impl Default for Options {
@@ -41,6 +43,7 @@ impl Default for Options {
             move_overhead_ms: s.move_overhead_ms,
             seed: s.seed,
             draw_plies: DEFAULT_DRAW_PLIES,
+            solve_share: DEFAULT_SOLVE_SHARE,
         }
     }
 }
@@ -56,7 +59,11 @@ struct Spec {
     kind: Kind,
 }
 
-const SPECS: [Spec; 11] = [
+/// The solver's share of a timed move unless `SolveShare` says otherwise:
+/// enough to prove the ends within reach, little from the search elsewhere.
+pub const DEFAULT_SOLVE_SHARE: u32 = 10;
+
+const SPECS: [Spec; 12] = [
     Spec {
         name: "Variant",
         kind: Kind::Combo(&["didinga", "lango", "acholi", "adjiboto"]),
@@ -107,6 +114,10 @@ const SPECS: [Spec; 11] = [
             min: 1,
             max: 1_000_000,
         },
+    },
+    Spec {
+        name: "SolveShare",
+        kind: Kind::Spin { min: 0, max: 100 },
     },
 ];
 
@@ -223,6 +234,7 @@ impl Options {
             "MoveOverhead" => self.move_overhead_ms.to_string(),
             "Seed" => self.seed.to_string(),
             "DrawPlies" => self.draw_plies.to_string(),
+            "SolveShare" => self.solve_share.to_string(),
             _ => String::new(),
         }
     }
@@ -251,6 +263,7 @@ impl Options {
             multipv: self.multipv,
             seed: self.seed,
             move_overhead_ms: self.move_overhead_ms,
+            solve_share: self.solve_share,
         }
     }
 
@@ -329,6 +342,7 @@ impl Options {
             ("MoveOverhead", Value::Int(n)) => self.move_overhead_ms = n,
             ("Seed", Value::Int(n)) => self.seed = n,
             ("DrawPlies", Value::Int(n)) => self.draw_plies = n as u32,
+            ("SolveShare", Value::Int(n)) => self.solve_share = n as u32,
             _ => {}
         }
         Ok(applied)
@@ -343,7 +357,7 @@ mod tests {
     #[test]
     fn listing_is_exact() {
         let l = Options::listing();
-        assert_eq!(l.len(), 11);
+        assert_eq!(l.len(), 12);
         assert_eq!(
             l[0],
             "option name Variant type combo default didinga var didinga var lango var acholi var adjiboto"
@@ -353,6 +367,10 @@ mod tests {
         assert_eq!(
             l[10],
             "option name DrawPlies type spin default 1000 min 1 max 1000000"
+        );
+        assert_eq!(
+            l[11],
+            "option name SolveShare type spin default 10 min 0 max 100"
         );
     }
 

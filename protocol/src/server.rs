@@ -916,14 +916,44 @@ mod tests {
     }
 
     #[test]
+    fn a_timed_go_plays_the_solvers_proof_and_a_fixed_depth_does_not() {
+        let mut s = server();
+        let lost = "position fen lango:8 0,0,0,0,0,0,0,2/0,0,0,1,0,0,0,0/0,0,1,0,0,2,0,0/0,0,0,0,0,0,0,1 a m";
+        let out = talk(&mut s, &["ugi", lost, "go movetime 2000"]);
+        let n = out.len();
+        assert!(
+            out[n - 3].starts_with("info depth 4 score loss 4 nodes ")
+                && out[n - 3].ends_with(" pv e xf xf k"),
+            "{out:?}"
+        );
+        assert_eq!(
+            out[n - 2],
+            "info string solved: loss 4 for the side to move"
+        );
+        assert_eq!(out[n - 1], "bestmove e");
+        for off in [
+            vec![lost, "go depth 3"],
+            vec!["setoption name SolveShare value 0", lost, "go movetime 300"],
+        ] {
+            let out = talk(&mut s, &off);
+            assert!(!out.iter().any(|l| l.contains("solved")), "{out:?}");
+        }
+        let refused = talk(&mut s, &["setoption name SolveShare value 101"]);
+        assert_eq!(
+            refused,
+            ["info string error: setoption: option SolveShare: 101 is out of range 0..100"]
+        );
+    }
+
+    #[test]
     fn ugi_handshake_lists_every_option() {
         let mut s = server();
         let out = talk(&mut s, &["ugi"]);
         assert!(out[0].starts_with("id name choro "));
         assert_eq!(out[1], "id author the choro authors");
-        assert_eq!(&out[2..13], Options::listing().as_slice());
-        assert_eq!(out[13], "ugiok");
-        assert_eq!(out.len(), 14);
+        assert_eq!(&out[2..14], Options::listing().as_slice());
+        assert_eq!(out[14], "ugiok");
+        assert_eq!(out.len(), 15);
         assert_eq!(talk(&mut s, &["uci"]).last().unwrap(), "uciok");
         assert_eq!(s.dialect(), Dialect::Uci);
     }

@@ -39,7 +39,8 @@ fn ugi_handshake_lists_every_option() {
             "Ponder",
             "MoveOverhead",
             "Seed",
-            "DrawPlies"
+            "DrawPlies",
+            "SolveShare"
         ]
     );
     assert!(v.contains(

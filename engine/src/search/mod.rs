@@ -26,6 +26,8 @@ pub use mcts::MctsOptions;
 use crate::board::Position;
 use crate::eval::{Eval, Evaluator, Weights};
 use crate::rules::Game;
+use crate::solve::table::{FactTable, ReservedFacts};
+use crate::solve::{SolveLimits, Solver, Value};
 use crate::types::moves::Move;
 use std::collections::TryReserveError;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -76,6 +78,10 @@ pub struct SearchConfig {
     pub multipv: usize,
     pub seed: u64,
     pub move_overhead_ms: u64,
+    /// Percent of a timed move's time given first to the exact solver
+    /// (`solve`), which then holds an eighth of `Hash` for its facts; 0: no
+    /// solver (the default here; the protocol's `SolveShare` sets it).
+    pub solve_share: u32,
 }
 
 impl Default for SearchConfig {
@@ -87,6 +93,7 @@ impl Default for SearchConfig {
             multipv: 1,
             seed: 0,
             move_overhead_ms: 10,
+            solve_share: 0,
         }
     }
 }
@@ -242,33 +249,60 @@ fn book_result(
     limits: &Limits,
     info: &mut dyn FnMut(&Info),
 ) -> Option<SearchResult> {
-    use crate::solve::Value;
     let e = crate::solve::book::builtin().get(pos)?;
     let best = e.best?;
     if !limits.searchmoves.is_empty() && !limits.searchmoves.contains(&best) {
         return None;
     }
-    let (score, n) = match e.value {
-        Value::Win(n) => (Score::Win(n), n),
-        Value::Loss(n) => (Score::Loss(n), n),
-        Value::Draw => (Score::Cp(0), 0),
-    };
-    info(&Info {
-        depth: Some(n.max(1)),
-        score: Some(score),
-        nodes: Some(0),
-        time_ms: Some(0),
+    let proof = Proof {
+        value: e.value,
         pv: vec![best],
-        string: Some(format!("book: {} for the side to move", e.value)),
-        ..Info::default()
-    });
-    Some(SearchResult {
-        best: Some(pos.restyle(best)),
-        ponder: None,
-        score: Some(score),
-        depth: n.max(1),
         nodes: 0,
-    })
+        time: Duration::ZERO,
+        source: "book",
+    };
+    Some(proof.report(pos, info))
+}
+
+/// A proven value and a move that keeps it, from the book or the solver.
+struct Proof {
+    value: Value,
+    /// Its first move keeps the value; the rest, where known, is best play.
+    pv: Vec<Move>,
+    nodes: u64,
+    time: Duration,
+    source: &'static str,
+}
+
+impl Proof {
+    /// Report it (`score win N` / `loss N`, 0 for a draw) and answer it.
+    fn report(self, pos: &Position, info: &mut dyn FnMut(&Info)) -> SearchResult {
+        let (score, n) = match self.value {
+            Value::Win(n) => (Score::Win(n), n),
+            Value::Loss(n) => (Score::Loss(n), n),
+            Value::Draw => (Score::Cp(0), 0),
+        };
+        let best = self.pv[0];
+        info(&Info {
+            depth: Some(n.max(1)),
+            score: Some(score),
+            nodes: Some(self.nodes),
+            time_ms: Some(self.time.as_millis() as u64),
+            pv: self.pv,
+            string: Some(format!(
+                "{}: {} for the side to move",
+                self.source, self.value
+            )),
+            ..Info::default()
+        });
+        SearchResult {
+            best: Some(pos.restyle(best)),
+            ponder: None,
+            score: Some(score),
+            depth: n.max(1),
+            nodes: self.nodes,
+        }
+    }
 }
 
 /// What a configuration keeps between searches, in MiB: alpha-beta's table
@@ -277,23 +311,43 @@ fn book_result(
 struct Sizes {
     table_mb: usize,
     tree_mb: usize,
+    facts_mb: usize,
 }
+
+/// A searcher's memory, reserved but not yet written.
+type Reserved = (tt::Reserved, mcts::Tree, ReservedFacts);
 
 impl Sizes {
     fn of(c: &SearchConfig) -> Sizes {
+        let hash = match c.algorithm {
+            Algorithm::AlphaBeta | Algorithm::Mcts => c.hash_mb,
+            Algorithm::Random | Algorithm::Greedy => 0,
+        };
+        // The solver's facts take an eighth of `Hash` (at least 1 MiB) when
+        // it has a share of the time; the rest is the algorithm's.
+        let facts_mb = if c.solve_share > 0 && hash >= 2 {
+            (hash / 8).max(1)
+        } else {
+            0
+        };
         let (table_mb, tree_mb) = match c.algorithm {
-            Algorithm::AlphaBeta => (c.hash_mb, 0),
-            Algorithm::Mcts => (0, c.hash_mb),
+            Algorithm::AlphaBeta => (hash - facts_mb, 0),
+            Algorithm::Mcts => (0, hash - facts_mb),
             Algorithm::Random | Algorithm::Greedy => (0, 0),
         };
-        Sizes { table_mb, tree_mb }
+        Sizes {
+            table_mb,
+            tree_mb,
+            facts_mb,
+        }
     }
 
     /// The memory, reserved but not written.
-    fn try_reserve(self) -> Result<(tt::Reserved, mcts::Tree), TryReserveError> {
+    fn try_reserve(self) -> Result<Reserved, TryReserveError> {
         Ok((
             tt::Table::try_reserve(self.table_mb)?,
             mcts::Tree::try_new(self.tree_mb)?,
+            FactTable::try_reserve(self.facts_mb)?,
         ))
     }
 }
@@ -313,6 +367,10 @@ pub struct Searcher {
     blind_count: u64,
     /// Play from the book of solved positions (`OwnBook`).
     book: bool,
+    /// The exact solver run first for `solve_share` of a timed move; its
+    /// facts stay from move to move (they are true of a position whatever
+    /// the path to it) until `clear`.
+    solver: Solver,
 }
 
 impl Searcher {
@@ -322,9 +380,11 @@ impl Searcher {
         let sizes = Sizes::of(&config);
         let mut tree = mcts::Tree::new(sizes.tree_mb);
         tree.commit();
+        let facts = FactTable::new(sizes.facts_mb);
         Searcher {
             tt: tt::Table::new(sizes.table_mb),
             tree,
+            solver: Solver::with_table(facts, config.threads),
             config,
             eval: Eval::default(),
             ab: AbOptions::default(),
@@ -373,6 +433,7 @@ impl Searcher {
             };
             self.install(memory);
         }
+        self.solver.set_threads(config.threads);
         self.config = config;
         Ok(())
     }
@@ -386,33 +447,38 @@ impl Searcher {
             self.tt = tt::Table::new(next.table_mb);
             self.tree = mcts::Tree::new(next.tree_mb);
             self.tree.commit();
+            self.solver = Solver::with_table(FactTable::new(next.facts_mb), config.threads);
         }
+        self.solver.set_threads(config.threads);
         self.config = config;
     }
 
     fn free(&mut self) {
         self.tt = tt::Table::new(0);
         self.tree = mcts::Tree::new(0);
+        self.solver = Solver::with_table(FactTable::new(0), 1);
     }
 
     /// Free the old memory, then write the new.
-    fn install(&mut self, (table, mut tree): (tt::Reserved, mcts::Tree)) {
+    fn install(&mut self, (table, mut tree, facts): Reserved) {
         self.free();
         self.tt = table.fill();
         tree.commit();
         self.tree = tree;
+        self.solver = Solver::with_table(facts.fill(), 1);
     }
 
-    /// Bytes of the table and the tree's arena: about `Hash` MiB for
-    /// alpha-beta and MCTS, next to nothing for the baselines.
+    /// Bytes of the table, the tree's arena and the solver's facts: about
+    /// `Hash` MiB for alpha-beta and MCTS, next to nothing for the baselines.
     pub fn memory_bytes(&self) -> usize {
-        self.tt.bytes() + self.tree.bytes()
+        self.tt.bytes() + self.tree.bytes() + self.solver.table_bytes()
     }
 
     /// Forget everything learned (`ucinewgame`); the memory is kept.
     pub fn clear(&mut self) {
         self.tt.clear();
         self.tree.forget();
+        self.solver.clear();
     }
 
     /// Fill in permille of the table, or of the tree under MCTS.
@@ -440,6 +506,76 @@ impl Searcher {
 
     pub fn set_book(&mut self, on: bool) {
         self.book = on;
+    }
+
+    /// The exact solver, run first for `solve_share` percent of a timed
+    /// move's time (movetime or clock; never under depth, nodes, mate,
+    /// infinite, searchmoves or while pondering, so that fixed-depth runs
+    /// stay as they were): a value it proves is played and reported as a
+    /// book value is. Its facts stay for the next moves.
+    fn solve_first(
+        &self,
+        pos: &Position,
+        limits: &Limits,
+        control: &SearchControl,
+        info: &mut dyn FnMut(&Info),
+    ) -> Option<SearchResult> {
+        let share = self.config.solve_share.min(100);
+        let fixed = limits.depth.is_some()
+            || limits.nodes.is_some()
+            || limits.mate.is_some()
+            || limits.infinite
+            || !limits.searchmoves.is_empty();
+        if share == 0
+            || fixed
+            || Sizes::of(&self.config).facts_mb == 0
+            || pos.phase().is_blind()
+            || control.pondering.load(Ordering::Relaxed)
+        {
+            return None;
+        }
+        let start = limits.start.unwrap_or_else(Instant::now);
+        let overhead = Duration::from_millis(self.config.move_overhead_ms);
+        let (soft, hard) = time::allocate(limits, overhead, pos.side_to_move());
+        let budget = (soft.or(hard)? * share / 100).checked_sub(start.elapsed())?;
+        let solve_limits = SolveLimits {
+            time: Some(budget),
+            ..SolveLimits::default()
+        };
+        let sol = self
+            .solver
+            .solve(
+                pos,
+                &solve_limits,
+                &control.stop,
+                Duration::MAX,
+                &mut |_| {},
+            )
+            .ok()?;
+        let value = sol.value?;
+        let pv = match value {
+            Value::Draw => {
+                // A drawn position has no line to its end: keep the draw
+                // with a child whose draw the solver proved too.
+                let (mv, _) = pos
+                    .legal_moves()
+                    .into_iter()
+                    .find(|(_, c)| self.solver.known(c).value().is_some_and(|(v, _)| v == 0))?;
+                vec![mv]
+            }
+            _ => sol.pv,
+        };
+        if pv.is_empty() {
+            return None;
+        }
+        let proof = Proof {
+            value,
+            pv,
+            nodes: sol.nodes,
+            time: start.elapsed(),
+            source: "solved",
+        };
+        Some(proof.report(pos, info))
     }
 
     /// Alpha-beta refinements (all on by default).
@@ -484,6 +620,9 @@ impl Searcher {
             if let Some(r) = book_result(game.position(), limits, info) {
                 return r;
             }
+        }
+        if let Some(r) = self.solve_first(game.position(), limits, control, info) {
+            return r;
         }
         if game.position().phase().is_blind()
             && matches!(
@@ -558,7 +697,7 @@ mod tests {
         let about = |s: &Searcher, mb: usize| {
             let b = s.memory_bytes();
             assert!(
-                b <= mb * mib + 64 && b + 256 >= mb * mib,
+                b <= mb * mib + 256 && b + 256 >= mb * mib,
                 "{b} for {mb} MiB"
             );
         };
@@ -580,6 +719,17 @@ mod tests {
                 ..s.config().clone()
             });
             about(&s, mb);
+        }
+        // With a share of the time for the solver, its facts take an
+        // eighth of the same Hash.
+        for algorithm in [Algorithm::AlphaBeta, Algorithm::Mcts] {
+            s.set_config(SearchConfig {
+                algorithm,
+                solve_share: 10,
+                ..s.config().clone()
+            });
+            about(&s, 8);
+            assert_eq!(s.solver.table_bytes(), mib);
         }
         // The baselines keep nothing, so they take a Hash no searcher could
         // have; a searcher that needs it is refused and nothing changes.

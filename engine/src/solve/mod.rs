@@ -218,6 +218,25 @@ impl Solver {
         })
     }
 
+    /// A solver over a table reserved by its owner (the searcher's share of
+    /// `Hash`), with no save file.
+    pub fn with_table(table: FactTable, threads: usize) -> Solver {
+        Solver {
+            table,
+            saved: None,
+            threads: threads.max(1),
+        }
+    }
+
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.max(1);
+    }
+
+    /// Forget every fact of the table (the save file is kept).
+    pub fn clear(&mut self) {
+        self.table.clear();
+    }
+
     /// Positions loaded from the save file.
     pub fn saved_positions(&self) -> usize {
         self.saved.as_ref().map_or(0, |s| s.len())
@@ -310,8 +329,13 @@ impl Solver {
                     handles.push(h);
                 }
                 let mut last = Instant::now();
+                // A short time limit (a solve within a move's time) is kept
+                // to about a twentieth of itself.
+                let tick = limits.time.map_or(Duration::from_millis(10), |t| {
+                    (t / 20).clamp(Duration::from_millis(1), Duration::from_millis(10))
+                });
                 while !handles.iter().all(|h| h.is_finished()) {
-                    std::thread::sleep(Duration::from_millis(10));
+                    std::thread::sleep(tick);
                     let out_of_time = limits.time.is_some_and(|t| start.elapsed() >= t);
                     if stop.load(Relaxed) || out_of_time {
                         halt.store(true, Relaxed);

@@ -195,6 +195,22 @@ struct Bucket {
 
 const _: () = assert!(std::mem::size_of::<Bucket>() == 64);
 
+/// A table's memory, reserved but not yet written.
+pub struct ReservedFacts {
+    buckets: Vec<Bucket>,
+    n: usize,
+}
+
+impl ReservedFacts {
+    /// The empty table, its every bucket written once.
+    pub fn fill(mut self) -> FactTable {
+        self.buckets.resize_with(self.n, Bucket::default);
+        FactTable {
+            buckets: self.buckets,
+        }
+    }
+}
+
 /// The table. Reading and writing take `&self`.
 pub struct FactTable {
     buckets: Vec<Bucket>,
@@ -204,11 +220,34 @@ impl FactTable {
     /// A table of about `mb` mebibytes (at least one bucket), or an error
     /// when the memory cannot be had.
     pub fn try_new(mb: usize) -> Result<FactTable, TryReserveError> {
-        let n = (mb.saturating_mul(1 << 20) / std::mem::size_of::<Bucket>()).max(1);
+        Ok(FactTable::try_reserve(mb)?.fill())
+    }
+
+    /// [`try_new`](Self::try_new), aborting as a failed allocation does
+    /// when the memory cannot be had.
+    pub fn new(mb: usize) -> FactTable {
+        let n = Self::buckets_for(mb);
+        let mut buckets = Vec::with_capacity(n);
+        buckets.resize_with(n, Bucket::default);
+        FactTable { buckets }
+    }
+
+    fn buckets_for(mb: usize) -> usize {
+        (mb.saturating_mul(1 << 20) / std::mem::size_of::<Bucket>()).max(1)
+    }
+
+    /// The memory of a table of about `mb` mebibytes, reserved but not yet
+    /// written (so that a caller can free an old table first).
+    pub fn try_reserve(mb: usize) -> Result<ReservedFacts, TryReserveError> {
+        let n = Self::buckets_for(mb);
         let mut buckets = Vec::new();
         buckets.try_reserve_exact(n)?;
-        buckets.resize_with(n, Bucket::default);
-        Ok(FactTable { buckets })
+        Ok(ReservedFacts { buckets, n })
+    }
+
+    /// Forget every fact; the memory is kept.
+    pub fn clear(&mut self) {
+        self.buckets.fill_with(Bucket::default);
     }
 
     pub fn bytes(&self) -> usize {
