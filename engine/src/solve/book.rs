@@ -156,7 +156,10 @@ pub fn builtin() -> &'static Book {
 }
 
 /// The texts of the shipped books.
-pub const BUILTIN: &[&str] = &[include_str!("../../../positions/solved/lango.book")];
+pub const BUILTIN: &[&str] = &[
+    include_str!("../../../positions/solved/lango.book"),
+    include_str!("../../../positions/solved/didinga8-seq.book"),
+];
 
 /// The entries along a line of best play: `pos` has `value` and `pv` is
 /// the line to the end; each position on it gets its value and the move
