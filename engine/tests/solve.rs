@@ -485,15 +485,20 @@ fn timed_search(
     p: &Position,
     limits: &choro_engine::search::Limits,
 ) -> (choro_engine::search::SearchResult, bool) {
+    timed_game(s, &choro_engine::Game::new(*p), limits)
+}
+
+fn timed_game(
+    s: &mut choro_engine::search::Searcher,
+    game: &choro_engine::Game,
+    limits: &choro_engine::search::Limits,
+) -> (choro_engine::search::SearchResult, bool) {
     use choro_engine::search::{Info, SearchControl};
     let mut said = Vec::new();
     s.clear();
-    let r = s.search(
-        &choro_engine::Game::new(*p),
-        limits,
-        &SearchControl::default(),
-        &mut |i: &Info| said.extend(i.string.clone()),
-    );
+    let r = s.search(game, limits, &SearchControl::default(), &mut |i: &Info| {
+        said.extend(i.string.clone())
+    });
     (r, said.iter().any(|l| l.starts_with("solved: ")))
 }
 
@@ -550,6 +555,30 @@ fn the_searcher_solves_within_its_time() {
             assert!(!timed_search(&mut s, p, &fixed).1);
         }
         assert!(losses > 0);
+        // A ply cap before the promised end: the game's result is not the
+        // value, and the search goes on by itself.
+        let (p, v) = near
+            .iter()
+            .find(|(_, v)| matches!(v, Value::Win(n) if *n >= 3))
+            .unwrap();
+        let Value::Win(n) = *v else { unreachable!() };
+        let capped = choro_engine::Game::new(*p).with_draw_plies(p.ply() + n - 1);
+        let short = Limits {
+            movetime: Some(Duration::from_millis(300)),
+            ..Limits::default()
+        };
+        let (r, solved) = timed_game(&mut s, &capped, &short);
+        assert!(
+            !solved && r.score != Some(score_of(*v)),
+            "{p}: {:?}",
+            r.score
+        );
+        let (_, solved) = timed_game(
+            &mut s,
+            &choro_engine::Game::new(*p).with_draw_plies(p.ply() + n),
+            &timed,
+        );
+        assert!(solved, "{p}: the end comes at the cap itself");
     }
     // Proven draws (Adjiboto's store): a move to a drawn child, score 0.
     let mut s = Searcher::new(SearchConfig {

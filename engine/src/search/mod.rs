@@ -244,11 +244,8 @@ fn no_move_result(pos: &Position) -> SearchResult {
 
 /// The book's move where the book knows the position: a move that keeps the
 /// proven value (the fastest win, the longest loss), reported as the score.
-fn book_result(
-    pos: &Position,
-    limits: &Limits,
-    info: &mut dyn FnMut(&Info),
-) -> Option<SearchResult> {
+fn book_result(game: &Game, limits: &Limits, info: &mut dyn FnMut(&Info)) -> Option<SearchResult> {
+    let pos = game.position();
     let e = crate::solve::book::builtin().get(pos)?;
     let best = e.best?;
     if !limits.searchmoves.is_empty() && !limits.searchmoves.contains(&best) {
@@ -261,7 +258,7 @@ fn book_result(
         time: Duration::ZERO,
         source: "book",
     };
-    Some(proof.report(pos, info))
+    proof.report(game, info)
 }
 
 /// A proven value and a move that keeps it, from the book or the solver.
@@ -275,8 +272,16 @@ struct Proof {
 }
 
 impl Proof {
-    /// Report it (`score win N` / `loss N`, 0 for a draw) and answer it.
-    fn report(self, pos: &Position, info: &mut dyn FnMut(&Info)) -> SearchResult {
+    /// Report it (`score win N` / `loss N`, 0 for a draw) and answer it;
+    /// `None` when the game's ply cap (`DrawPlies`) comes before the end the
+    /// value promises, so that the game's own result differs from it.
+    fn report(self, game: &Game, info: &mut dyn FnMut(&Info)) -> Option<SearchResult> {
+        let pos = game.position();
+        if let Value::Win(n) | Value::Loss(n) = self.value {
+            if pos.ply() as u64 + n as u64 > game.draw_plies() as u64 {
+                return None;
+            }
+        }
         let (score, n) = match self.value {
             Value::Win(n) => (Score::Win(n), n),
             Value::Loss(n) => (Score::Loss(n), n),
@@ -295,13 +300,13 @@ impl Proof {
             )),
             ..Info::default()
         });
-        SearchResult {
+        Some(SearchResult {
             best: Some(pos.restyle(best)),
             ponder: None,
             score: Some(score),
             depth: n.max(1),
             nodes: self.nodes,
-        }
+        })
     }
 }
 
@@ -515,11 +520,12 @@ impl Searcher {
     /// book value is. Its facts stay for the next moves.
     fn solve_first(
         &self,
-        pos: &Position,
+        game: &Game,
         limits: &Limits,
         control: &SearchControl,
         info: &mut dyn FnMut(&Info),
     ) -> Option<SearchResult> {
+        let pos = game.position();
         let share = self.config.solve_share.min(100);
         let fixed = limits.depth.is_some()
             || limits.nodes.is_some()
@@ -575,7 +581,7 @@ impl Searcher {
             time: start.elapsed(),
             source: "solved",
         };
-        Some(proof.report(pos, info))
+        proof.report(game, info)
     }
 
     /// Alpha-beta refinements (all on by default).
@@ -617,11 +623,11 @@ impl Searcher {
         eval: &E,
     ) -> SearchResult {
         if self.book {
-            if let Some(r) = book_result(game.position(), limits, info) {
+            if let Some(r) = book_result(game, limits, info) {
                 return r;
             }
         }
-        if let Some(r) = self.solve_first(game.position(), limits, control, info) {
+        if let Some(r) = self.solve_first(game, limits, control, info) {
             return r;
         }
         if game.position().phase().is_blind()
