@@ -196,6 +196,15 @@ pub struct Solver {
     threads: usize,
 }
 
+/// How often the calling thread looks at the clock and the stop flag: a
+/// short time limit (a solve within a move's time) is kept to about a
+/// twentieth of itself.
+fn tick(limits: &SolveLimits) -> Duration {
+    limits.time.map_or(Duration::from_millis(10), |t| {
+        (t / 20).clamp(Duration::from_millis(1), Duration::from_millis(10))
+    })
+}
+
 /// Stack of a solver thread: the search recurses once per ply.
 const STACK: usize = 256 << 20;
 
@@ -329,13 +338,8 @@ impl Solver {
                     handles.push(h);
                 }
                 let mut last = Instant::now();
-                // A short time limit (a solve within a move's time) is kept
-                // to about a twentieth of itself.
-                let tick = limits.time.map_or(Duration::from_millis(10), |t| {
-                    (t / 20).clamp(Duration::from_millis(1), Duration::from_millis(10))
-                });
                 while !handles.iter().all(|h| h.is_finished()) {
-                    std::thread::sleep(tick);
+                    std::thread::sleep(tick(limits));
                     let out_of_time = limits.time.is_some_and(|t| start.elapsed() >= t);
                     if stop.load(Relaxed) || out_of_time {
                         halt.store(true, Relaxed);
@@ -371,10 +375,24 @@ impl Solver {
         };
         let pv = match value {
             Some(Value::Win(d)) | Some(Value::Loss(d)) => {
+                // The line is searched again from the table, under the same
+                // time limit and stop: cut short, it is the part found.
                 let again = AtomicBool::new(false);
                 let sh2 = Shared::new(&self.table, self.saved.as_ref(), &again, u64::MAX);
                 let v = value.map_or(0, Value::sign);
-                Worker::new(&sh2, 0).best_line(pos, v, d)
+                std::thread::scope(|s| {
+                    let h = std::thread::Builder::new()
+                        .stack_size(STACK)
+                        .spawn_scoped(s, || Worker::new(&sh2, 0).best_line(pos, v, d))
+                        .map_err(|e| format!("cannot start a solver thread: {e}"))?;
+                    while !h.is_finished() {
+                        std::thread::sleep(tick(limits));
+                        if stop.load(Relaxed) || limits.time.is_some_and(|t| start.elapsed() >= t) {
+                            again.store(true, Relaxed);
+                        }
+                    }
+                    h.join().map_err(|_| "a solver thread panicked".to_string())
+                })?
             }
             _ => Vec::new(),
         };

@@ -370,6 +370,10 @@ impl<'s, 'a> Worker<'s, 'a> {
                     break;
                 }
             }
+            // A search cut short by a stop says nothing: keep the line so far.
+            if self.aborted {
+                break;
+            }
             let Some(c) = next else { break };
             line.push(c.mv);
             v = seen(&pos, &c.pos, v);
