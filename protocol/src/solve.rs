@@ -582,6 +582,8 @@ pub fn units(root: &Position, n: u64) -> Result<Vec<Unit>, String> {
             pos: *root,
         }],
     };
+    // A level of single replies adds no unit; 64 levels bound the walk.
+    let mut levels = 0;
     while (units.len() as u64) < n {
         let mut next = Vec::new();
         let mut grew = false;
@@ -595,7 +597,7 @@ pub fn units(root: &Position, n: u64) -> Result<Vec<Unit>, String> {
                 next.push(u.clone());
                 continue;
             }
-            grew |= children.len() > 1;
+            grew = true;
             for (m, p) in children {
                 let mut path = u.path.clone();
                 path.push(m);
@@ -606,7 +608,8 @@ pub fn units(root: &Position, n: u64) -> Result<Vec<Unit>, String> {
                 });
             }
         }
-        if !grew {
+        levels += 1;
+        if !grew || levels > 64 {
             return Err(format!(
                 "--job: this solve has only {} parts to give, not {n}",
                 units.len()
