@@ -316,20 +316,10 @@ fn solve_position(a: &SolveArgs) -> Result<Position, String> {
     Ok(pos)
 }
 
-/// `choro solve`: exit 0 with the value or the bounds proven, 2 on bad
-/// input (nothing written), 1 when the solve itself failed.
-pub fn solve_main(a: &SolveArgs) -> ExitCode {
-    let pos = match solve_position(a) {
-        Ok(p) => p,
-        Err(e) => {
-            eprintln!("choro solve: {e}");
-            return ExitCode::from(2);
-        }
-    };
+/// The solver of a `choro solve` command line (its save file's header
+/// names the command and `root`), and its limits.
+fn solver_of(a: &SolveArgs, root: String) -> Result<(SolveConfig, Solver, SolveLimits), String> {
     let command: Vec<String> = std::env::args().collect();
-    if let Some(job) = a.job {
-        return solve_part(a, &pos, job);
-    }
     let config = SolveConfig {
         threads: a.threads as usize,
         hash_mb: a.hash as usize,
@@ -341,22 +331,52 @@ pub fn solve_main(a: &SolveArgs) -> ExitCode {
                 env!("CHORO_COMMIT"),
                 command.join(" ")
             ),
-            format!("root {pos}"),
+            root,
             format!("started {}", unix_time()),
         ],
     };
-    let solver = match Solver::new(&config) {
+    let solver = Solver::new(&config)?;
+    let limits = SolveLimits {
+        plies: a.plies,
+        nodes: a.nodes,
+        time: a.time.map(Duration::from_secs_f64),
+    };
+    Ok((config, solver, limits))
+}
+
+/// `choro solve`: exit 0 with the value or the bounds proven, 2 on bad
+/// input (nothing written), 1 when the solve itself failed.
+pub fn solve_main(a: &SolveArgs) -> ExitCode {
+    let pos = match solve_position(a) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("choro solve: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    // A part's units are checked before the solver opens the save file.
+    let split = match a.job.map(|job| units(&pos, job.n).map(|u| (job, u))) {
+        Some(Err(e)) => {
+            eprintln!("choro solve: {e}");
+            return ExitCode::from(2);
+        }
+        Some(Ok(s)) => Some(s),
+        None => None,
+    };
+    let root = match a.job {
+        Some(job) => format!("root {pos}, part {job}"),
+        None => format!("root {pos}"),
+    };
+    let (config, solver, limits) = match solver_of(a, root) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("choro solve: {e}");
             return ExitCode::from(2);
         }
     };
-    let limits = SolveLimits {
-        plies: a.plies,
-        nodes: a.nodes,
-        time: a.time.map(Duration::from_secs_f64),
-    };
+    if let Some((job, units)) = split {
+        return solve_part(a, &pos, job, &units, &solver, &limits);
+    }
     let stop = AtomicBool::new(false);
     let every = Duration::from_secs_f64(a.progress);
     let stdout = io::stdout();
@@ -638,45 +658,18 @@ fn moves_json(ms: &[Move]) -> Vec<String> {
 
 /// `choro solve --job K/N`: solve this part's units one after another
 /// (limits apply to each), report each, write the part file.
-fn solve_part(a: &SolveArgs, pos: &Position, job: Job) -> ExitCode {
-    let units = match units(pos, job.n) {
-        Ok(u) => u,
-        Err(e) => {
-            eprintln!("choro solve: {e}");
-            return ExitCode::from(2);
-        }
-    };
+fn solve_part(
+    a: &SolveArgs,
+    pos: &Position,
+    job: Job,
+    units: &[Unit],
+    solver: &Solver,
+    limits: &SolveLimits,
+) -> ExitCode {
     let out = a
         .out
         .clone()
         .unwrap_or_else(|| format!("solve-{}-of-{}.jsonl", job.k, job.n).into());
-    let config = SolveConfig {
-        threads: a.threads as usize,
-        hash_mb: a.hash as usize,
-        save: a.save.clone(),
-        header: vec![
-            format!(
-                "choro {} (commit {}) solve: {}",
-                env!("CARGO_PKG_VERSION"),
-                env!("CHORO_COMMIT"),
-                std::env::args().collect::<Vec<_>>().join(" ")
-            ),
-            format!("root {pos}, part {job}"),
-            format!("started {}", unix_time()),
-        ],
-    };
-    let solver = match Solver::new(&config) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("choro solve: {e}");
-            return ExitCode::from(2);
-        }
-    };
-    let limits = SolveLimits {
-        plies: a.plies,
-        nodes: a.nodes,
-        time: a.time.map(Duration::from_secs_f64),
-    };
     let stop = AtomicBool::new(false);
     let every = Duration::from_secs_f64(a.progress);
     let emit = |l: String| {
@@ -702,17 +695,14 @@ fn solve_part(a: &SolveArgs, pos: &Position, job: Job) -> ExitCode {
                 emit(progress_line(p));
             }
         };
-        let s = match solver.solve(&unit.pos, &limits, &stop, every, &mut progress) {
+        let s = match solver.solve(&unit.pos, limits, &stop, every, &mut progress) {
             Ok(s) => s,
             Err(e) => {
                 eprintln!("choro solve: unit {}: {e}", u + 1);
                 return ExitCode::FAILURE;
             }
         };
-        let mut r = solution_json(&unit.pos, &s);
-        if let Some(m) = r.as_object_mut() {
-            m.remove("time_ms");
-        }
+        let mut r = timeless(solution_json(&unit.pos, &s));
         r["type"] = json!("solve");
         r["unit"] = json!(u);
         r["cell"] = json!(unit.cell.map(|(i, j)| [i, j]));
@@ -750,6 +740,15 @@ fn solve_part(a: &SolveArgs, pos: &Position, job: Job) -> ExitCode {
         emit(format!("part {job} written to {}", out.display()));
     }
     ExitCode::SUCCESS
+}
+
+/// A report without its time: part files and merges hold none, so that a
+/// part run twice writes the same file.
+fn timeless(mut j: Json) -> Json {
+    if let Some(m) = j.as_object_mut() {
+        m.remove("time_ms");
+    }
+    j
 }
 
 /// ` cell a b` for a unit in a blind cell.
@@ -877,11 +876,7 @@ pub fn merge_parts(
                 Duration::ZERO,
             );
             if json_out {
-                let mut j = blind_json(&root, &b);
-                if let Some(m) = j.as_object_mut() {
-                    m.remove("time_ms");
-                }
-                emit(j.to_string());
+                emit(timeless(blind_json(&root, &b)).to_string());
             } else {
                 let mut lines = blind_lines(&b);
                 lines.pop();
@@ -893,11 +888,7 @@ pub fn merge_parts(
             let s = assemble(&by_path, None, &mut Vec::new(), &root)?;
             book_of(&root, &s, &mut book_entries)?;
             if json_out {
-                let mut j = solution_json(&root, &s);
-                if let Some(m) = j.as_object_mut() {
-                    m.remove("time_ms");
-                }
-                emit(j.to_string());
+                emit(timeless(solution_json(&root, &s)).to_string());
             } else {
                 let mut lines = solution_lines(&root, &s);
                 lines.pop();
