@@ -342,9 +342,23 @@ fn merge_refuses_what_is_not_one_finished_run() {
     kept[end] = &fixed_end;
     std::fs::write(&short, kept.join("\n") + "\n").unwrap();
     refused(&[parts[0].clone(), short, parts[2].clone()], "is missing");
-    // --job itself: more parts than the run has.
+    // --job itself: more parts than the run has, refused before anything
+    // is written (no save file, no part file).
     let (rc, _, err) = common::tool("solve", &["--variant", "lango", "--job", "1/0"]);
     assert_eq!(rc, 2, "{err}");
+    let (save, out) = (path(&d, "save.txt"), path(&d, "none.jsonl"));
+    // A forced line to the end: one unit, whatever the split.
+    const FORCED: &str =
+        "lango:8 0,0,0,0,0,0,0,2/0,0,0,1,0,0,0,0/0,0,1,0,0,2,0,0/0,0,0,0,0,0,0,1 a m";
+    let (rc, _, err) = common::tool(
+        "solve",
+        &[
+            "--pos", FORCED, "--job", "1/2", "--save", &save, "--out", &out,
+        ],
+    );
+    assert_eq!(rc, 2, "{err}");
+    assert!(err.contains("only 1 parts to give, not 2"), "{err}");
+    assert!(!Path::new(&save).exists() && !Path::new(&out).exists());
     let mut a = args.clone();
     a.extend(["--job", "1/5"]);
     let (rc, _, err) = common::tool("match", &a);
