@@ -631,3 +631,65 @@ impl Solver {
         ))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const A_MOVES: &str =
+        "lango:8 0,0,0,0,0,0,0,2/0,0,0,1,0,0,0,0/0,0,1,0,0,2,0,0/0,0,0,0,0,0,0,1 a m";
+    const B_MOVES: &str =
+        "lango:8 0,0,0,0,0,0,0,2/0,0,0,1,0,0,0,0/0,0,1,0,0,2,0,0/0,0,0,0,0,0,0,1 b m";
+
+    fn child(value: Option<Value>, nowin: u32, noloss: u32) -> Solution {
+        Solution {
+            value,
+            nowin_within: nowin,
+            noloss_within: noloss,
+            ..Solution::unknown()
+        }
+    }
+
+    /// The solution of a position with A to move from children where B
+    /// (true) or A again (false) is to move.
+    fn of(children: &[(bool, Solution)]) -> Solution {
+        let root: Position = A_MOVES.parse().unwrap();
+        let (m, _) = root.legal_moves()[0];
+        let list: Vec<(Move, Position, Solution)> = children
+            .iter()
+            .map(|(b, s)| {
+                let p: Position = if *b { B_MOVES } else { A_MOVES }.parse().unwrap();
+                (m, p, s.clone())
+            })
+            .collect();
+        Solution::of_children(&root, &list)
+    }
+
+    #[test]
+    fn a_win_is_exact_only_when_no_other_child_can_be_faster() {
+        // B to move and lost in 4 after the first move: A wins in 5, unless
+        // the other child might hold a win for A in fewer than 4 plies.
+        let lost = (true, child(Some(Value::Loss(4)), 3, 3));
+        let bounded = |plies| (true, child(None, 0, plies));
+        assert_eq!(of(&[lost.clone(), bounded(3)]).value, Some(Value::Win(5)));
+        let open = of(&[lost.clone(), bounded(2)]);
+        assert_eq!(open.value, None);
+        assert_eq!((open.nowin_within, open.noloss_within), (3, MAX_PLIES));
+        // The same side to move again: the child's own win counts as it is.
+        let again = (false, child(Some(Value::Win(2)), 1, MAX_PLIES));
+        assert_eq!(of(&[again, bounded(9)]).value, Some(Value::Win(3)));
+    }
+
+    #[test]
+    fn a_loss_or_a_draw_needs_every_child() {
+        let b_wins = |n| (true, child(Some(Value::Win(n)), 0, 0));
+        let s = of(&[b_wins(3), b_wins(7)]);
+        assert_eq!(s.value, Some(Value::Loss(8)), "the longest loss");
+        let draw = (true, child(Some(Value::Draw), 0, 0));
+        assert_eq!(of(&[b_wins(3), draw.clone()]).value, Some(Value::Draw));
+        let open = (true, child(None, 5, 5));
+        let s = of(&[b_wins(3), draw, open]);
+        assert_eq!(s.value, None);
+        assert_eq!((s.nowin_within, s.noloss_within), (6, MAX_PLIES));
+    }
+}
