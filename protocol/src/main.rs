@@ -1,5 +1,5 @@
 //! The `choro` binary: the protocol on stdin/stdout (no arguments), and the
-//! `perft`, `bench`, `playouts`, `match` and `replay` tools (PROTOCOL.md, "Command line").
+//! `perft`, `bench`, `playouts`, `match`, `replay`, `solve` and `merge` tools (PROTOCOL.md, "Command line").
 
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -38,6 +38,8 @@ enum Cmd {
     Solve(choro::solve::SolveArgs),
     /// Uniformly random games from a start position: results and rates.
     Playouts(choro::playouts::PlayoutsArgs),
+    /// Put the part files of a split solve or match together (README.md, "Clusters").
+    Merge(choro::merge::MergeArgs),
 }
 
 #[derive(clap::Args)]
@@ -129,6 +131,7 @@ fn main() -> ExitCode {
         Some(Cmd::Replay(a)) => choro::matcher::replay_main(&a),
         Some(Cmd::Solve(a)) => choro::solve::solve_main(&a),
         Some(Cmd::Playouts(a)) => choro::playouts::playouts_main(&a),
+        Some(Cmd::Merge(a)) => choro::merge::merge_main(&a),
         Some(Cmd::Bench(a)) => {
             let args = bench::BenchArgs {
                 depth: a.depth,

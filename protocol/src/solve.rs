@@ -1,13 +1,14 @@
 //! `choro solve` and the protocol's `solve`: the text and JSON reports of
 //! the solver (PROTOCOL.md, "choro solve").
 
+use crate::parts::{self, Job, Part};
 use choro_engine::solve::book::{line_entries, Book};
 use choro_engine::solve::retro::Graph;
 use choro_engine::solve::{
     BlindSolution, Progress, Solution, SolveConfig, SolveLimits, Solver, Value,
 };
-use choro_engine::Position;
-use serde_json::json;
+use choro_engine::{Move, Position};
+use serde_json::{json, Value as Json};
 use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
@@ -176,7 +177,7 @@ pub fn blind_lines(b: &BlindSolution) -> Vec<String> {
     out
 }
 
-fn strategy(moves: &[choro_engine::Move], p: &[f64]) -> String {
+fn strategy(moves: &[Move], p: &[f64]) -> String {
     let parts: Vec<String> = moves
         .iter()
         .zip(p)
@@ -257,6 +258,14 @@ pub struct SolveArgs {
     /// JSON objects, one a line, instead of text.
     #[arg(long)]
     pub json: bool,
+    /// Solve only the K-th of N parts (the blind cells, or subtrees below
+    /// them when there are fewer than N) and write them to the part file
+    /// for `choro merge` (README.md, "Clusters").
+    #[arg(long, value_name = "K/N", conflicts_with_all = ["book", "retro"])]
+    pub job: Option<crate::parts::Job>,
+    /// With --job: the part file (default solve-K-of-N.jsonl).
+    #[arg(long, requires = "job")]
+    pub out: Option<std::path::PathBuf>,
 }
 
 /// The book entries of a solved position: it and its line of best play.
@@ -307,16 +316,9 @@ fn solve_position(a: &SolveArgs) -> Result<Position, String> {
     Ok(pos)
 }
 
-/// `choro solve`: exit 0 with the value or the bounds proven, 2 on bad
-/// input (nothing written), 1 when the solve itself failed.
-pub fn solve_main(a: &SolveArgs) -> ExitCode {
-    let pos = match solve_position(a) {
-        Ok(p) => p,
-        Err(e) => {
-            eprintln!("choro solve: {e}");
-            return ExitCode::from(2);
-        }
-    };
+/// The solver of a `choro solve` command line (its save file's header
+/// names the command and `root`), and its limits.
+fn solver_of(a: &SolveArgs, root: String) -> Result<(SolveConfig, Solver, SolveLimits), String> {
     let command: Vec<String> = std::env::args().collect();
     let config = SolveConfig {
         threads: a.threads as usize,
@@ -329,22 +331,52 @@ pub fn solve_main(a: &SolveArgs) -> ExitCode {
                 env!("CHORO_COMMIT"),
                 command.join(" ")
             ),
-            format!("root {pos}"),
+            root,
             format!("started {}", unix_time()),
         ],
     };
-    let solver = match Solver::new(&config) {
+    let solver = Solver::new(&config)?;
+    let limits = SolveLimits {
+        plies: a.plies,
+        nodes: a.nodes,
+        time: a.time.map(Duration::from_secs_f64),
+    };
+    Ok((config, solver, limits))
+}
+
+/// `choro solve`: exit 0 with the value or the bounds proven, 2 on bad
+/// input (nothing written), 1 when the solve itself failed.
+pub fn solve_main(a: &SolveArgs) -> ExitCode {
+    let pos = match solve_position(a) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("choro solve: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    // A part's units are checked before the solver opens the save file.
+    let split = match a.job.map(|job| units(&pos, job.n).map(|u| (job, u))) {
+        Some(Err(e)) => {
+            eprintln!("choro solve: {e}");
+            return ExitCode::from(2);
+        }
+        Some(Ok(s)) => Some(s),
+        None => None,
+    };
+    let root = match a.job {
+        Some(job) => format!("root {pos}, part {job}"),
+        None => format!("root {pos}"),
+    };
+    let (config, solver, limits) = match solver_of(a, root) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("choro solve: {e}");
             return ExitCode::from(2);
         }
     };
-    let limits = SolveLimits {
-        plies: a.plies,
-        nodes: a.nodes,
-        time: a.time.map(Duration::from_secs_f64),
-    };
+    if let Some((job, units)) = split {
+        return solve_part(a, &pos, job, &units, &solver, &limits);
+    }
     let stop = AtomicBool::new(false);
     let every = Duration::from_secs_f64(a.progress);
     let stdout = io::stdout();
@@ -532,4 +564,371 @@ fn unix_time() -> String {
         secs / 60 % 60,
         secs % 60
     )
+}
+
+/// One unit of a split solve: a blind cell, or the root, or a subtree
+/// below either, named by the moves that lead to it.
+#[derive(Clone, Debug)]
+pub struct Unit {
+    /// The blind cell it lies in (A's start, B's start), at a blind root.
+    pub cell: Option<(usize, usize)>,
+    /// The moves from the cell (or the root) to the unit's position.
+    pub path: Vec<Move>,
+    pub pos: Position,
+}
+
+/// The units of a solve split into `n` parts: at a blind root its cells,
+/// row by row, otherwise the root itself; while there are fewer units than
+/// parts, every unit whose game goes on is replaced by its children, in the
+/// order of `legal_moves`. The same root and `n` always give the same list.
+pub fn units(root: &Position, n: u64) -> Result<Vec<Unit>, String> {
+    let mut units = match choro_engine::search::blind::BlindGame::of(root) {
+        Some(bg) => {
+            let mut v = Vec::new();
+            for (i, row) in bg.cells.iter().enumerate() {
+                for (j, p) in row.iter().enumerate() {
+                    v.push(Unit {
+                        cell: Some((i, j)),
+                        path: Vec::new(),
+                        pos: *p,
+                    });
+                }
+            }
+            v
+        }
+        None => vec![Unit {
+            cell: None,
+            path: Vec::new(),
+            pos: *root,
+        }],
+    };
+    // A level of single replies adds no unit; 64 levels bound the walk.
+    let mut levels = 0;
+    while (units.len() as u64) < n {
+        let mut next = Vec::new();
+        let mut grew = false;
+        for u in &units {
+            let children = if u.pos.phase() == choro_engine::Phase::RaceOver {
+                Vec::new()
+            } else {
+                u.pos.legal_moves()
+            };
+            if children.is_empty() {
+                next.push(u.clone());
+                continue;
+            }
+            grew = true;
+            for (m, p) in children {
+                let mut path = u.path.clone();
+                path.push(m);
+                next.push(Unit {
+                    cell: u.cell,
+                    path,
+                    pos: p,
+                });
+            }
+        }
+        levels += 1;
+        if !grew || levels > 64 {
+            return Err(format!(
+                "--job: this solve has only {} parts to give, not {n}",
+                units.len()
+            ));
+        }
+        units = next;
+    }
+    Ok(units)
+}
+
+/// What decides a split solve's results: the root and the limits.
+fn solve_settings(a: &SolveArgs, pos: &Position) -> Json {
+    json!({
+        "root": pos.to_string(),
+        "plies": a.plies,
+        "nodes": a.nodes,
+        "time": a.time,
+        "threads": a.threads,
+        "hash": a.hash,
+    })
+}
+
+fn moves_json(ms: &[Move]) -> Vec<String> {
+    ms.iter().map(|m| m.to_string()).collect()
+}
+
+/// `choro solve --job K/N`: solve this part's units one after another
+/// (limits apply to each), report each, write the part file.
+fn solve_part(
+    a: &SolveArgs,
+    pos: &Position,
+    job: Job,
+    units: &[Unit],
+    solver: &Solver,
+    limits: &SolveLimits,
+) -> ExitCode {
+    let out = a
+        .out
+        .clone()
+        .unwrap_or_else(|| format!("solve-{}-of-{}.jsonl", job.k, job.n).into());
+    let stop = AtomicBool::new(false);
+    let every = Duration::from_secs_f64(a.progress);
+    let emit = |l: String| {
+        let mut o = io::stdout().lock();
+        let _ = writeln!(o, "{l}").and_then(|()| o.flush());
+    };
+    let range = job.range(units.len());
+    if !a.json {
+        emit(format!(
+            "solve {pos} part {job}: units {}..{} of {}",
+            range.start + 1,
+            range.end,
+            units.len()
+        ));
+    }
+    let mut results = Vec::new();
+    for u in range.clone() {
+        let unit = &units[u];
+        let mut progress = |p: &Progress| {
+            if a.json {
+                emit(progress_json(p).to_string());
+            } else {
+                emit(progress_line(p));
+            }
+        };
+        let s = match solver.solve(&unit.pos, limits, &stop, every, &mut progress) {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("choro solve: unit {}: {e}", u + 1);
+                return ExitCode::FAILURE;
+            }
+        };
+        let mut r = timeless(solution_json(&unit.pos, &s));
+        r["type"] = json!("solve");
+        r["unit"] = json!(u);
+        r["cell"] = json!(unit.cell.map(|(i, j)| [i, j]));
+        r["path"] = json!(moves_json(&unit.path));
+        if a.json {
+            emit(r.to_string());
+        } else {
+            emit(format!(
+                "unit {} of {}{}{} value {} for {} nodes {}",
+                u + 1,
+                units.len(),
+                cell_words(pos, unit.cell),
+                if unit.path.is_empty() {
+                    String::new()
+                } else {
+                    format!(" path {}", moves_json(&unit.path).join(" "))
+                },
+                value_text(&s),
+                unit.pos.side_to_move(),
+                s.nodes
+            ));
+        }
+        results.push(r);
+    }
+    let header = parts::header("solve", job, units.len(), solve_settings(a, pos));
+    if let Err(e) = parts::write(&out, &header, &results) {
+        eprintln!("choro solve: {e}");
+        return ExitCode::FAILURE;
+    }
+    if let Some(e) = solver.save_error() {
+        eprintln!("choro solve: save file: {e}");
+        return ExitCode::FAILURE;
+    }
+    if !a.json {
+        emit(format!("part {job} written to {}", out.display()));
+    }
+    ExitCode::SUCCESS
+}
+
+/// A report without its time: part files and merges hold none, so that a
+/// part run twice writes the same file.
+fn timeless(mut j: Json) -> Json {
+    if let Some(m) = j.as_object_mut() {
+        m.remove("time_ms");
+    }
+    j
+}
+
+/// ` cell a b` for a unit in a blind cell.
+fn cell_words(root: &Position, cell: Option<(usize, usize)>) -> String {
+    match (cell, choro_engine::search::blind::BlindGame::of(root)) {
+        (Some((i, j)), Some(bg)) => format!(" cell {} {}", bg.a_starts[i], bg.b_starts[j]),
+        _ => String::new(),
+    }
+}
+
+/// A unit's solution read back from a part file.
+fn read_solution(r: &Json, pos: &Position) -> Result<Solution, String> {
+    let n = |k: &str| r[k].as_u64().ok_or(format!("no number '{k}'"));
+    let value = match (r["value"].as_str(), r["plies"].as_u64()) {
+        (Some("win"), Some(d)) => Some(Value::Win(d as u32)),
+        (Some("loss"), Some(d)) => Some(Value::Loss(d as u32)),
+        (Some("draw"), _) => Some(Value::Draw),
+        (Some("unknown"), _) => None,
+        _ => return Err(format!("bad value {}", r["value"])),
+    };
+    let mut pv = Vec::new();
+    let mut p = *pos;
+    for w in r["pv"].as_array().ok_or("no pv")? {
+        let w = w.as_str().ok_or("a pv move is not a string")?;
+        let (m, next) = p.parse_move(w).map_err(|e| format!("pv move {w}: {e}"))?;
+        pv.push(m);
+        p = next;
+    }
+    Ok(Solution {
+        value,
+        nowin_within: n("nowin_within")? as u32,
+        noloss_within: n("noloss_within")? as u32,
+        pv,
+        nodes: n("nodes")?,
+        proven: n("proven")?,
+        elapsed: Duration::ZERO,
+    })
+}
+
+/// `choro merge` of a split solve: every unit's solution, the subtrees put
+/// together into their cells (or the root), the matrix game solved as
+/// `choro solve` solves it, reported as it reports it.
+pub fn merge_parts(
+    parts: &[Part],
+    json_out: bool,
+    book: Option<&std::path::Path>,
+    emit: &mut dyn FnMut(String),
+) -> Result<(), String> {
+    let settings = &parts[0].header["settings"];
+    let root: Position = settings["root"]
+        .as_str()
+        .ok_or("the header has no root")?
+        .parse()
+        .map_err(|e| format!("the header's root: {e}"))?;
+    let n = parts[0].job.n;
+    let units = units(&root, n)?;
+    if parts[0].header["units"].as_u64() != Some(units.len() as u64) {
+        return Err(format!(
+            "the parts count {} units, this choro makes {} of the root",
+            parts[0].header["units"],
+            units.len()
+        ));
+    }
+    let mut solved: Vec<Option<Solution>> = vec![None; units.len()];
+    for part in parts {
+        let range = part.job.range(units.len());
+        for r in &part.results {
+            let u = r["unit"].as_u64().map_or(usize::MAX, |u| u as usize);
+            let at = |m: String| format!("{}: unit {}: {m}", part.path.display(), r["unit"]);
+            if !range.contains(&u) {
+                return Err(at(format!("not a unit of part {}", part.job)));
+            }
+            if r["position"].as_str() != Some(units[u].pos.to_string().as_str()) {
+                return Err(at("its position is not the unit's".into()));
+            }
+            if solved[u].is_some() {
+                return Err(at("given twice".into()));
+            }
+            solved[u] = Some(read_solution(r, &units[u].pos).map_err(at)?);
+        }
+        if let Some(u) = range.clone().find(|u| solved[*u].is_none()) {
+            return Err(format!(
+                "{}: unit {u} of part {} is missing",
+                part.path.display(),
+                part.job
+            ));
+        }
+    }
+    let mut by_path = std::collections::HashMap::new();
+    for (u, s) in units.iter().zip(solved) {
+        if let Some(s) = s {
+            by_path.insert((u.cell, u.path.clone()), s);
+        }
+    }
+    let mut book_entries = Book::default();
+    let header_lines = vec![
+        format!(
+            "choro {} (commit {}) merge of {} parts: {}",
+            env!("CARGO_PKG_VERSION"),
+            env!("CHORO_COMMIT"),
+            n,
+            parts[0].header["command"]
+        ),
+        format!("root {root}"),
+    ];
+    match choro_engine::search::blind::BlindGame::of(&root) {
+        Some(bg) => {
+            let mut cells = Vec::new();
+            for (i, row) in bg.cells.iter().enumerate() {
+                let mut r = Vec::new();
+                for (j, p) in row.iter().enumerate() {
+                    let s = assemble(&by_path, Some((i, j)), &mut Vec::new(), p)?;
+                    book_of(p, &s, &mut book_entries)?;
+                    r.push(s);
+                }
+                cells.push(r);
+            }
+            let nodes = cells.iter().flatten().map(|c| c.nodes).sum();
+            let b = BlindSolution::of_cells(
+                bg.a_starts,
+                bg.b_starts,
+                bg.cells,
+                cells,
+                nodes,
+                Duration::ZERO,
+            );
+            if json_out {
+                emit(timeless(blind_json(&root, &b)).to_string());
+            } else {
+                let mut lines = blind_lines(&b);
+                lines.pop();
+                lines.push(format!("nodes {} (over {n} parts)", b.nodes));
+                lines.into_iter().for_each(&mut *emit);
+            }
+        }
+        None => {
+            let s = assemble(&by_path, None, &mut Vec::new(), &root)?;
+            book_of(&root, &s, &mut book_entries)?;
+            if json_out {
+                emit(timeless(solution_json(&root, &s)).to_string());
+            } else {
+                let mut lines = solution_lines(&root, &s);
+                lines.pop();
+                lines.push(format!(
+                    "nodes {} proven {} (over {n} parts)",
+                    s.nodes, s.proven
+                ));
+                lines.into_iter().for_each(&mut *emit);
+            }
+        }
+    }
+    if let Some(path) = book {
+        write_book(path, &header_lines, &book_entries)?;
+    }
+    Ok(())
+}
+
+/// The units' solutions by cell and path.
+type UnitSolutions = std::collections::HashMap<(Option<(usize, usize)>, Vec<Move>), Solution>;
+
+/// The solution at `path` below `cell`: a unit's own, or put together
+/// from its children's.
+fn assemble(
+    by_path: &UnitSolutions,
+    cell: Option<(usize, usize)>,
+    path: &mut Vec<Move>,
+    pos: &Position,
+) -> Result<Solution, String> {
+    if let Some(s) = by_path.get(&(cell, path.clone())) {
+        return Ok(s.clone());
+    }
+    let mut children = Vec::new();
+    for (m, p) in pos.legal_moves() {
+        path.push(m);
+        let s = assemble(by_path, cell, path, &p);
+        path.pop();
+        children.push((m, p, s?));
+    }
+    if children.is_empty() {
+        return Err(format!("no unit covers the position {pos}"));
+    }
+    Ok(Solution::of_children(pos, &children))
 }

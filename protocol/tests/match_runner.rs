@@ -84,6 +84,7 @@ fn config(engines: Vec<EngineSpec>, games: u64, limits: Limits) -> MatchConfig {
         },
         concurrency: 1,
         sprt: None,
+        part: None,
     }
 }
 

@@ -168,6 +168,99 @@ impl Solution {
     }
 }
 
+impl Solution {
+    /// The solution of `pos` from those of all its children (`legal_moves`
+    /// order, each from its own side to move): the best value for the side
+    /// to move, a ply further from the end, and the line through the child
+    /// that gives it. A win is exact when no other child can give a faster
+    /// one (its bounds say so); a draw or a loss needs every child proven.
+    /// Otherwise the bounds of the children give the bounds of `pos`.
+    /// `choro merge` puts subtrees solved apart together with it; values
+    /// read no history (RULES.md 12), so this is what a search of `pos`
+    /// itself proves.
+    pub fn of_children(pos: &Position, children: &[(Move, Position, Solution)]) -> Solution {
+        let me = pos.side_to_move();
+        // For each child: its value for the side to move at `pos`, and
+        // the plies within which that side cannot win, and cannot lose.
+        let mine: Vec<(Option<Value>, u32, u32)> = children
+            .iter()
+            .map(|(_, p, s)| {
+                let same = p.side_to_move() == me;
+                let v = s.value.map(|v| match v {
+                    Value::Win(n) if !same => Value::Loss(n),
+                    Value::Loss(n) if !same => Value::Win(n),
+                    v => v,
+                });
+                let (nowin, noloss) = match v {
+                    Some(Value::Win(n)) => (n.saturating_sub(1), MAX_PLIES),
+                    Some(Value::Loss(n)) => (MAX_PLIES, n.saturating_sub(1)),
+                    Some(Value::Draw) => (MAX_PLIES, MAX_PLIES),
+                    None if same => (s.nowin_within, s.noloss_within),
+                    None => (s.noloss_within, s.nowin_within),
+                };
+                (v, nowin, noloss)
+            })
+            .collect();
+        let up = |n: u32| n.saturating_add(1).min(MAX_PLIES);
+        let mut best: Option<(Value, usize)> = None;
+        for (k, (v, _, _)) in mine.iter().enumerate() {
+            if let Some(v) = *v {
+                let v = match v {
+                    Value::Win(n) => Value::Win(n + 1),
+                    Value::Loss(n) => Value::Loss(n + 1),
+                    Value::Draw => Value::Draw,
+                };
+                if best.is_none_or(|(b, _)| rank(v) > rank(b)) {
+                    best = Some((v, k));
+                }
+            }
+        }
+        let all = mine.iter().all(|c| c.0.is_some());
+        let nowin = mine.iter().map(|c| c.1).min().map_or(0, up);
+        let noloss = mine.iter().map(|c| c.2).max().map_or(0, up);
+        let exact = match best {
+            // No child gives a win faster than in n - 1 plies from it.
+            Some((Value::Win(n), _)) => mine.iter().all(|c| c.1 + 2 >= n),
+            Some(_) => all,
+            None => false,
+        };
+        let mut s = Solution {
+            value: None,
+            nowin_within: nowin,
+            noloss_within: noloss,
+            pv: Vec::new(),
+            nodes: children.iter().map(|c| c.2.nodes).sum(),
+            proven: children.iter().map(|c| c.2.proven).sum(),
+            elapsed: children.iter().map(|c| c.2.elapsed).sum(),
+        };
+        if let (true, Some((v, k))) = (exact, best) {
+            let (m, _, child) = &children[k];
+            s.value = Some(v);
+            match v {
+                Value::Win(n) => s.nowin_within = n - 1,
+                Value::Loss(n) => s.noloss_within = n - 1,
+                Value::Draw => {}
+            }
+            if v != Value::Draw {
+                s.pv = std::iter::once(*m)
+                    .chain(child.pv.iter().copied())
+                    .collect();
+            }
+        }
+        s
+    }
+}
+
+/// Order of values for the side that has them: the fastest win first,
+/// then a draw, then the longest loss.
+fn rank(v: Value) -> i64 {
+    match v {
+        Value::Win(n) => i64::MAX - n as i64,
+        Value::Draw => 0,
+        Value::Loss(n) => i64::MIN + n as i64,
+    }
+}
+
 /// The result of solving a blind position (`s2`, `s1`).
 #[derive(Clone, Debug)]
 pub struct BlindSolution {
@@ -186,6 +279,65 @@ pub struct BlindSolution {
     pub equilibrium: Option<Equilibrium>,
     pub nodes: u64,
     pub elapsed: Duration,
+}
+
+impl BlindSolution {
+    /// The matrix game of solved cells: each cell's value for A, and the
+    /// game's value (exact, with its equilibrium, when every cell is
+    /// proven). `choro merge` builds it from cells solved in separate runs.
+    pub fn of_cells(
+        a_starts: Vec<Move>,
+        b_starts: Vec<Move>,
+        positions: Vec<Vec<Position>>,
+        cells: Vec<Vec<Solution>>,
+        nodes: u64,
+        elapsed: Duration,
+    ) -> BlindSolution {
+        let for_a: Vec<Vec<(i8, i8)>> = cells
+            .iter()
+            .zip(&positions)
+            .map(|(row, ps)| {
+                row.iter()
+                    .zip(ps)
+                    .map(|(s, p)| {
+                        let (lo, hi) = s.range();
+                        if p.side_to_move() == Side::A {
+                            (lo, hi)
+                        } else {
+                            (-hi, -lo)
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        let lo: Vec<Vec<f64>> = for_a
+            .iter()
+            .map(|r| r.iter().map(|c| c.0 as f64).collect())
+            .collect();
+        let hi: Vec<Vec<f64>> = for_a
+            .iter()
+            .map(|r| r.iter().map(|c| c.1 as f64).collect())
+            .collect();
+        let exact = for_a.iter().flatten().all(|c| c.0 == c.1);
+        let eq_lo = matrix::solve(&lo);
+        let value_hi = if exact {
+            eq_lo.value
+        } else {
+            matrix::solve(&hi).value
+        };
+        BlindSolution {
+            a_starts,
+            b_starts,
+            positions,
+            cells,
+            for_a,
+            value_lo: eq_lo.value,
+            value_hi,
+            equilibrium: exact.then_some(eq_lo),
+            nodes,
+            elapsed,
+        }
+    }
 }
 
 /// A solver: its table of facts lives as long as it does, so solving
@@ -511,49 +663,75 @@ impl Solver {
                     .collect()
             })
             .collect();
-        let for_a: Vec<Vec<(i8, i8)>> = cells
+        Ok(BlindSolution::of_cells(
+            bg.a_starts,
+            bg.b_starts,
+            bg.cells,
+            cells,
+            nodes,
+            start.elapsed(),
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const A_MOVES: &str =
+        "lango:8 0,0,0,0,0,0,0,2/0,0,0,1,0,0,0,0/0,0,1,0,0,2,0,0/0,0,0,0,0,0,0,1 a m";
+    const B_MOVES: &str =
+        "lango:8 0,0,0,0,0,0,0,2/0,0,0,1,0,0,0,0/0,0,1,0,0,2,0,0/0,0,0,0,0,0,0,1 b m";
+
+    fn child(value: Option<Value>, nowin: u32, noloss: u32) -> Solution {
+        Solution {
+            value,
+            nowin_within: nowin,
+            noloss_within: noloss,
+            ..Solution::unknown()
+        }
+    }
+
+    /// The solution of a position with A to move from children where B
+    /// (true) or A again (false) is to move.
+    fn of(children: &[(bool, Solution)]) -> Solution {
+        let root: Position = A_MOVES.parse().unwrap();
+        let (m, _) = root.legal_moves()[0];
+        let list: Vec<(Move, Position, Solution)> = children
             .iter()
-            .zip(&bg.cells)
-            .map(|(row, ps)| {
-                row.iter()
-                    .zip(ps)
-                    .map(|(s, p)| {
-                        let (lo, hi) = s.range();
-                        if p.side_to_move() == Side::A {
-                            (lo, hi)
-                        } else {
-                            (-hi, -lo)
-                        }
-                    })
-                    .collect()
+            .map(|(b, s)| {
+                let p: Position = if *b { B_MOVES } else { A_MOVES }.parse().unwrap();
+                (m, p, s.clone())
             })
             .collect();
-        let lo: Vec<Vec<f64>> = for_a
-            .iter()
-            .map(|r| r.iter().map(|c| c.0 as f64).collect())
-            .collect();
-        let hi: Vec<Vec<f64>> = for_a
-            .iter()
-            .map(|r| r.iter().map(|c| c.1 as f64).collect())
-            .collect();
-        let exact = for_a.iter().flatten().all(|c| c.0 == c.1);
-        let eq_lo = matrix::solve(&lo);
-        let value_hi = if exact {
-            eq_lo.value
-        } else {
-            matrix::solve(&hi).value
-        };
-        Ok(BlindSolution {
-            a_starts: bg.a_starts,
-            b_starts: bg.b_starts,
-            positions: bg.cells,
-            cells,
-            for_a,
-            value_lo: eq_lo.value,
-            value_hi,
-            equilibrium: exact.then_some(eq_lo),
-            nodes,
-            elapsed: start.elapsed(),
-        })
+        Solution::of_children(&root, &list)
+    }
+
+    #[test]
+    fn a_win_is_exact_only_when_no_other_child_can_be_faster() {
+        // B to move and lost in 4 after the first move: A wins in 5, unless
+        // the other child might hold a win for A in fewer than 4 plies.
+        let lost = (true, child(Some(Value::Loss(4)), 3, 3));
+        let bounded = |plies| (true, child(None, 0, plies));
+        assert_eq!(of(&[lost.clone(), bounded(3)]).value, Some(Value::Win(5)));
+        let open = of(&[lost.clone(), bounded(2)]);
+        assert_eq!(open.value, None);
+        assert_eq!((open.nowin_within, open.noloss_within), (3, MAX_PLIES));
+        // The same side to move again: the child's own win counts as it is.
+        let again = (false, child(Some(Value::Win(2)), 1, MAX_PLIES));
+        assert_eq!(of(&[again, bounded(9)]).value, Some(Value::Win(3)));
+    }
+
+    #[test]
+    fn a_loss_or_a_draw_needs_every_child() {
+        let b_wins = |n| (true, child(Some(Value::Win(n)), 0, 0));
+        let s = of(&[b_wins(3), b_wins(7)]);
+        assert_eq!(s.value, Some(Value::Loss(8)), "the longest loss");
+        let draw = (true, child(Some(Value::Draw), 0, 0));
+        assert_eq!(of(&[b_wins(3), draw.clone()]).value, Some(Value::Draw));
+        let open = (true, child(None, 5, 5));
+        let s = of(&[b_wins(3), draw, open]);
+        assert_eq!(s.value, None);
+        assert_eq!((s.nowin_within, s.noloss_within), (6, MAX_PLIES));
     }
 }

@@ -3,10 +3,12 @@
 use super::engine::EngineSpec;
 use super::openings::{self, OpeningPlan};
 use super::output::{self, Live};
+use super::record::{GameResult, Reason};
+use super::referee::Played;
 use super::referee::{Limits, Settings, TimeControl};
 use super::replay;
 use super::scheduler::{self, MatchConfig};
-use super::stats::Sprt;
+use super::stats::{Sprt, SprtDecision};
 use choro_engine::{Opening, Variant};
 use std::fs::File;
 use std::io::{IsTerminal, Write};
@@ -95,6 +97,21 @@ pub struct MatchArgs {
     /// No live table on standard error.
     #[arg(long)]
     pub quiet: bool,
+    /// Play only the K-th of N parts of the game pairs and write its games
+    /// to the part file for `choro merge` (README.md, "Clusters").
+    #[arg(long, value_name = "K/N")]
+    pub job: Option<crate::parts::Job>,
+    /// With --job: the part file (default match-K-of-N.jsonl).
+    #[arg(long, requires = "job")]
+    pub out: Option<PathBuf>,
+}
+
+/// `choro match`'s options alone, to read a part file's settings back.
+#[derive(clap::Parser, Debug)]
+#[command(name = "choro match")]
+struct MatchLine {
+    #[command(flatten)]
+    args: MatchArgs,
 }
 
 /// The words of each `--engine`, one list per occurrence. Written by hand:
@@ -259,7 +276,170 @@ pub fn config(a: &MatchArgs) -> Result<MatchConfig, String> {
         openings,
         concurrency: a.concurrency,
         sprt: a.sprt.as_deref().map(parse_sprt).transpose()?,
+        part: a.job,
     })
+}
+
+/// The words after `choro match` without those that only say where this
+/// run writes (`--job`, `--out`, `--records`, `--json`, `--quiet`): the
+/// settings every part of a run shares.
+fn settings_args() -> Vec<String> {
+    let mut out = Vec::new();
+    let mut args = std::env::args().skip_while(|a| a != "match").skip(1);
+    while let Some(a) = args.next() {
+        let name = a.split_once('=').map_or(a.as_str(), |(k, _)| k);
+        match name {
+            "--job" | "--out" | "--records" | "--json" if !a.contains('=') => {
+                args.next();
+            }
+            "--job" | "--out" | "--records" | "--json" | "--quiet" => {}
+            _ => out.push(a),
+        }
+    }
+    out
+}
+
+/// A game as a part file holds it.
+fn game_json(p: &Played, names: &[String]) -> serde_json::Value {
+    serde_json::json!({
+        "type": "match",
+        "game": p.job.number,
+        "pair": p.job.pair,
+        "a": names[p.job.engines[0]],
+        "b": names[p.job.engines[1]],
+        "result": p.result.token(),
+        "reason": p.reason.code(),
+        "failed": p.failed.map(|e| names[e].clone()),
+        "moves": p.record.moves.iter().map(|m| m.mv.clone()).collect::<Vec<_>>(),
+    })
+}
+
+/// A game read from a part file: result, reason, the engine that failed,
+/// plies.
+type PartGame = (GameResult, Reason, Option<usize>, u64);
+
+/// The text of the stop by the SPRT, as the report gives it.
+pub fn sprt_stop(d: SprtDecision) -> String {
+    format!(
+        "SPRT: {} accepted",
+        match d {
+            SprtDecision::H0 => "H0",
+            SprtDecision::H1 => "H1",
+        }
+    )
+}
+
+/// `choro merge` of a match's parts: the match's own games and tally, fed
+/// the parts' games in the order of their numbers (stopping where the SPRT
+/// decides, as a match played one game at a time would), and the match's
+/// own report. `json` gives the JSON summary instead.
+pub fn merge_parts(
+    parts: &[crate::parts::Part],
+    json: bool,
+    emit: &mut dyn FnMut(String),
+) -> Result<(), String> {
+    use clap::Parser;
+    let words: Vec<String> = parts[0].header["settings"]["args"]
+        .as_array()
+        .ok_or("the header has no match settings")?
+        .iter()
+        .map(|w| {
+            w.as_str()
+                .map(str::to_string)
+                .ok_or("a setting is not a word")
+        })
+        .collect::<Result<_, _>>()?;
+    let line = MatchLine::try_parse_from(std::iter::once("choro match".to_string()).chain(words))
+        .map_err(|e| format!("the parts' match settings: {}", e.to_string().trim()))?;
+    let cfg = config(&line.args)?;
+    let pairings = scheduler::pairings(cfg.engines.len(), cfg.gauntlet);
+    let jobs = scheduler::jobs(&cfg, &pairings)?;
+    let pairs = jobs.last().map_or(0, |j| j.pair as usize);
+    if parts[0].header["units"].as_u64() != Some(pairs as u64) {
+        return Err(format!(
+            "the parts count {} game pairs, their settings make {pairs}",
+            parts[0].header["units"]
+        ));
+    }
+    let names: Vec<String> = cfg.engines.iter().map(|e| e.name.clone()).collect();
+    let engine = |v: &serde_json::Value| names.iter().position(|n| v.as_str() == Some(n));
+    let mut games: Vec<Option<PartGame>> = vec![None; jobs.len()];
+    for part in parts {
+        let range = part.job.range(pairs);
+        for r in &part.results {
+            let at = |m: String| format!("{}: game {}: {m}", part.path.display(), r["game"]);
+            let g = r["game"].as_u64().unwrap_or(0) as usize;
+            let Some(job) = g.checked_sub(1).and_then(|i| jobs.get(i)) else {
+                return Err(at("no such game in this match".into()));
+            };
+            if !range.contains(&(job.pair as usize - 1)) {
+                return Err(at(format!("not a game of part {}", part.job)));
+            }
+            if r["pair"].as_u64() != Some(job.pair)
+                || engine(&r["a"]) != Some(job.engines[0])
+                || engine(&r["b"]) != Some(job.engines[1])
+            {
+                return Err(at("its pair or engines are not the match's".into()));
+            }
+            let result = r["result"]
+                .as_str()
+                .and_then(GameResult::parse)
+                .ok_or_else(|| at(format!("bad result {}", r["result"])))?;
+            let reason = r["reason"]
+                .as_str()
+                .and_then(Reason::parse)
+                .ok_or_else(|| at(format!("bad reason {}", r["reason"])))?;
+            let failed = match &r["failed"] {
+                serde_json::Value::Null => None,
+                v => Some(engine(v).ok_or_else(|| at(format!("bad engine {v}")))?),
+            };
+            let plies = r["moves"]
+                .as_array()
+                .ok_or_else(|| at("no moves".into()))?
+                .len() as u64;
+            if games[g - 1]
+                .replace((result, reason, failed, plies))
+                .is_some()
+            {
+                return Err(at("given twice".into()));
+            }
+        }
+        if let Some(j) = jobs.iter().find(|j| {
+            range.contains(&(j.pair as usize - 1)) && games[j.number as usize - 1].is_none()
+        }) {
+            return Err(format!(
+                "{}: game {} of part {} is missing",
+                part.path.display(),
+                j.number,
+                part.job
+            ));
+        }
+    }
+    let mut tally = scheduler::empty_tally(&cfg, pairings, jobs.len() as u64);
+    let mut stopped_early = None;
+    for (job, g) in jobs.iter().zip(&games) {
+        let Some((result, reason, failed, plies)) = *g else {
+            return Err(format!("game {} is in no part", job.number));
+        };
+        tally.add_game(job, result, reason, failed, plies);
+        if let Some(d) = tally.sprt.and_then(|s| s.decision) {
+            stopped_early = Some(sprt_stop(d));
+            break;
+        }
+    }
+    let summary = scheduler::MatchSummary {
+        tally,
+        elapsed: None,
+        stopped_early,
+    };
+    if json {
+        let text = serde_json::to_string_pretty(&output::summary_json(&cfg, &summary))
+            .map_err(|e| e.to_string())?;
+        emit(text);
+    } else {
+        output::report(&cfg, &summary).into_iter().for_each(emit);
+    }
+    Ok(())
 }
 
 /// `choro match`: exit status 0 when the match was played, 2 for a bad
@@ -285,7 +465,12 @@ pub fn match_main(a: &MatchArgs) -> ExitCode {
     };
     let mut live = Live::new(std::io::stderr().is_terminal(), a.quiet);
     let mut write_failed = false;
+    let names: Vec<String> = cfg.engines.iter().map(|e| e.name.clone()).collect();
+    let mut part_games = Vec::new();
     let result = scheduler::run(&cfg, &mut |played, tally| {
+        if cfg.part.is_some() {
+            part_games.push((played.job.number, game_json(played, &names)));
+        }
         if let Some(f) = &mut records {
             if let Err(e) = f
                 .write_all(played.record.to_text().as_bytes())
@@ -310,6 +495,38 @@ pub fn match_main(a: &MatchArgs) -> ExitCode {
         let _ = writeln!(out, "{l}");
     }
     let mut status = ExitCode::SUCCESS;
+    if let (Some(job), Some(why)) = (cfg.part, &summary.stopped_early) {
+        eprintln!("choro match: part {job} stopped early ({why}); no part file written");
+        status = ExitCode::FAILURE;
+    } else if let Some(job) = cfg.part {
+        part_games.sort_by_key(|g| g.0);
+        let games: Vec<serde_json::Value> = part_games.into_iter().map(|g| g.1).collect();
+        let pairs = cfg.games / 2 * summary.tally.pairings.len() as u64;
+        let header = crate::parts::header(
+            "match",
+            job,
+            pairs as usize,
+            serde_json::json!({ "args": settings_args() }),
+        );
+        let path = a
+            .out
+            .clone()
+            .unwrap_or_else(|| format!("match-{}-of-{}.jsonl", job.k, job.n).into());
+        match crate::parts::write(&path, &header, &games) {
+            Ok(()) => {
+                let _ = writeln!(
+                    out,
+                    "part {job}: {} games written to {}",
+                    games.len(),
+                    path.display()
+                );
+            }
+            Err(e) => {
+                eprintln!("choro match: {e}");
+                status = ExitCode::FAILURE;
+            }
+        }
+    }
     if let Some(p) = &a.json {
         let text =
             serde_json::to_string_pretty(&output::summary_json(&cfg, &summary)).unwrap_or_default();

@@ -200,7 +200,7 @@ pub fn report(cfg: &MatchConfig, m: &MatchSummary) -> Vec<String> {
     let t = &m.tally;
     let s = &cfg.settings;
     let mut v = vec![format!(
-        "match: {} of {} games, {}:{} {}, {}, {} at once, {}",
+        "match: {} of {} games, {}:{} {}, {}, {} at once{}",
         t.played,
         t.planned,
         s.variant,
@@ -208,7 +208,8 @@ pub fn report(cfg: &MatchConfig, m: &MatchSummary) -> Vec<String> {
         s.opening,
         s.limits.describe(),
         cfg.concurrency,
-        clock(m.elapsed)
+        m.elapsed
+            .map_or(String::new(), |e| format!(", {}", clock(e)))
     )];
     if let Some(why) = &m.stopped_early {
         v.push(format!("stopped early: {why}"));
@@ -398,7 +399,7 @@ pub fn summary_json(cfg: &MatchConfig, m: &MatchSummary) -> Value {
         "games_planned": t.planned,
         "games_played": t.played,
         "plies": t.plies,
-        "elapsed_s": m.elapsed.as_secs_f64(),
+        "elapsed_s": m.elapsed.map(|e| e.as_secs_f64()),
         "stopped_early": m.stopped_early,
         "engines": engines,
         "pairings": pairings,

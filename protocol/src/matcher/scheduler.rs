@@ -8,6 +8,7 @@ use super::openings::OpeningPlan;
 use super::record::{GameResult, Reason};
 use super::referee::{self, GameJob, Played, Settings, Slot};
 use super::stats::{GameScore, Penta, Sprt, SprtDecision, Wdl};
+use crate::parts::Job;
 use choro_engine::Position;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -27,8 +28,11 @@ pub struct MatchConfig {
     pub settings: Settings,
     pub openings: OpeningPlan,
     pub concurrency: usize,
-    /// Only for a match of one pairing; stops when a bound is crossed.
+    /// Only for a match of one pairing; stops when a bound is crossed
+    /// (not in a part: `choro merge` applies it to the games in order).
     pub sprt: Option<Sprt>,
+    /// Play only this part of the game pairs (`--job K/N`).
+    pub part: Option<Job>,
 }
 
 /// Two engines that meet; scores are counted from `first`'s side.
@@ -74,9 +78,9 @@ pub struct Tally {
 }
 
 impl Tally {
-    fn score_for(&self, p: Pairing, played: &Played) -> GameScore {
-        let first_is_a = played.job.engines[0] == p.first;
-        let a_score = match played.result {
+    fn score_for(p: Pairing, job: &GameJob, result: GameResult) -> GameScore {
+        let first_is_a = job.engines[0] == p.first;
+        let a_score = match result {
             GameResult::AWins => GameScore::Win,
             GameResult::BWins => GameScore::Loss,
             GameResult::Draw => GameScore::Draw,
@@ -89,23 +93,42 @@ impl Tally {
     }
 
     fn add(&mut self, played: &Played) {
+        self.add_game(
+            &played.job,
+            played.result,
+            played.reason,
+            played.failed,
+            played.record.moves.len() as u64,
+        );
+    }
+
+    /// Count one finished game: `choro match` as games come in, `choro
+    /// merge` for the games of its parts, in the order of their numbers.
+    pub fn add_game(
+        &mut self,
+        job: &GameJob,
+        result: GameResult,
+        reason: Reason,
+        failed: Option<usize>,
+        plies: u64,
+    ) {
         self.played += 1;
-        self.plies += played.record.moves.len() as u64;
-        if let Some(e) = played.failed {
-            *self.failures[e].entry(played.reason).or_default() += 1;
+        self.plies += plies;
+        if let Some(e) = failed {
+            *self.failures[e].entry(reason).or_default() += 1;
         }
-        let p = self.pairings[played.job.pairing];
-        let score = self.score_for(p, played);
-        let t = &mut self.per_pairing[played.job.pairing];
+        let p = self.pairings[job.pairing];
+        let score = Self::score_for(p, job, result);
+        let t = &mut self.per_pairing[job.pairing];
         t.wdl.add(score);
-        if played.job.engines[0] == p.first {
+        if job.engines[0] == p.first {
             t.first_as_a.add(score);
         }
-        *t.reasons.entry(played.reason).or_default() += 1;
-        match t.pending.remove(&played.job.pair) {
+        *t.reasons.entry(reason).or_default() += 1;
+        match t.pending.remove(&job.pair) {
             Some(other) => t.penta.add(other, score),
             None => {
-                t.pending.insert(played.job.pair, score);
+                t.pending.insert(job.pair, score);
             }
         }
         if let Some(s) = &mut self.sprt {
@@ -131,7 +154,9 @@ impl Tally {
 #[derive(Clone, Debug)]
 pub struct MatchSummary {
     pub tally: Tally,
-    pub elapsed: Duration,
+    /// Wall time of the match; none for a merge of parts (a part file holds
+    /// no times, so that a part run twice writes the same file).
+    pub elapsed: Option<Duration>,
     /// Why it stopped before every game was played, if it did.
     pub stopped_early: Option<String>,
 }
@@ -185,45 +210,28 @@ pub fn run(
         check_engine(spec, &cfg.settings)?;
     }
 
-    let s = &cfg.settings;
-    let start = Position::start(s.variant, s.columns, s.opening).map_err(|e| e.to_string())?;
-    let pairs = cfg.games / 2;
-    let mut jobs = Vec::new();
-    let mut pair_no = 0;
-    for k in 0..pairs {
-        let opening = cfg
-            .openings
-            .opening(k, start, s.draw_plies)
-            .map_err(|e| e.to_string())?;
-        for (pi, p) in pairings.iter().enumerate() {
-            pair_no += 1;
-            for engines in [[p.first, p.second], [p.second, p.first]] {
-                jobs.push(GameJob {
-                    number: jobs.len() as u64 + 1,
-                    pair: pair_no,
-                    pairing: pi,
-                    engines,
-                    opening: opening.clone(),
-                });
+    let all = jobs(cfg, &pairings)?;
+    let jobs: Vec<GameJob> = match cfg.part {
+        Some(part) => {
+            let pairs = all.last().map_or(0, |j| j.pair as usize);
+            if part.n as usize > pairs {
+                return Err(format!(
+                    "--job {part}: the match has {pairs} game pairs, fewer than {} parts",
+                    part.n
+                ));
             }
+            let range = part.range(pairs);
+            all.into_iter()
+                .filter(|j| range.contains(&(j.pair as usize - 1)))
+                .collect()
         }
-    }
-
-    let mut tally = Tally {
-        names: cfg.engines.iter().map(|e| e.name.clone()).collect(),
-        per_pairing: vec![PairingTally::default(); pairings.len()],
-        pairings,
-        planned: jobs.len() as u64,
-        played: 0,
-        plies: 0,
-        failures: vec![BTreeMap::new(); n],
-        sprt: cfg.sprt.map(|sprt| SprtState {
-            sprt,
-            llr: 0.0,
-            decision: None,
-        }),
-        started: Instant::now(),
+        None => all,
     };
+
+    let mut tally = empty_tally(cfg, pairings, jobs.len() as u64);
+    if cfg.part.is_some() {
+        tally.sprt = None;
+    }
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     let mut stopped_early = None;
@@ -268,13 +276,7 @@ pub fn run(
             }) = tally.sprt
             {
                 if !stop.swap(true, Ordering::Relaxed) {
-                    stopped_early = Some(format!(
-                        "SPRT: {} accepted",
-                        match d {
-                            SprtDecision::H0 => "H0",
-                            SprtDecision::H1 => "H1",
-                        }
-                    ));
+                    stopped_early = Some(super::cli::sprt_stop(d));
                 }
             }
         }
@@ -282,10 +284,60 @@ pub fn run(
     })?;
 
     Ok(MatchSummary {
-        elapsed: tally.started.elapsed(),
+        elapsed: Some(tally.started.elapsed()),
         tally,
         stopped_early,
     })
+}
+
+/// Every game of a match in the order they are started: for each opening
+/// k, a colour-swapped pair for every pairing. Game and pair numbers count
+/// from 1; a part plays the pairs of its range, with the same numbers,
+/// openings and seeds as the whole match.
+pub fn jobs(cfg: &MatchConfig, pairings: &[Pairing]) -> Result<Vec<GameJob>, String> {
+    let s = &cfg.settings;
+    let start = Position::start(s.variant, s.columns, s.opening).map_err(|e| e.to_string())?;
+    let pairs = cfg.games / 2;
+    let mut jobs = Vec::new();
+    let mut pair_no = 0;
+    for k in 0..pairs {
+        let opening = cfg
+            .openings
+            .opening(k, start, s.draw_plies)
+            .map_err(|e| e.to_string())?;
+        for (pi, p) in pairings.iter().enumerate() {
+            pair_no += 1;
+            for engines in [[p.first, p.second], [p.second, p.first]] {
+                jobs.push(GameJob {
+                    number: jobs.len() as u64 + 1,
+                    pair: pair_no,
+                    pairing: pi,
+                    engines,
+                    opening: opening.clone(),
+                });
+            }
+        }
+    }
+    Ok(jobs)
+}
+
+/// A tally of no games yet.
+pub fn empty_tally(cfg: &MatchConfig, pairings: Vec<Pairing>, planned: u64) -> Tally {
+    Tally {
+        names: cfg.engines.iter().map(|e| e.name.clone()).collect(),
+        per_pairing: vec![PairingTally::default(); pairings.len()],
+        pairings,
+        planned,
+        played: 0,
+        plies: 0,
+        failures: vec![BTreeMap::new(); cfg.engines.len()],
+        sprt: cfg.sprt.map(|sprt| SprtState {
+            sprt,
+            llr: 0.0,
+            decision: None,
+        }),
+        started: Instant::now(),
+    }
 }
 
 /// Start an engine once: it must complete its handshake, list every
