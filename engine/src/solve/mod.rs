@@ -787,7 +787,12 @@ impl Solver {
         // cell's facts from one round to the next.
         let cols = bg.b_starts.len();
         let mut cells: Vec<Vec<Option<Solution>>> = vec![vec![None; cols]; bg.a_starts.len()];
-        let max = limits.plies.unwrap_or(MAX_PLIES).min(MAX_PLIES);
+        // The rounds: depths for alpha-beta (`--plies` bounds them); for pns
+        // node budgets, `--plies` bounding only each cell's distance search.
+        let max = match self.algorithm {
+            Algorithm::Ab => limits.plies.unwrap_or(MAX_PLIES).min(MAX_PLIES),
+            Algorithm::Pns => MAX_PLIES,
+        };
         'deepen: for r in 1..=max {
             let mut open = false;
             // With pns, the signs of every cell first (all the matrix game
