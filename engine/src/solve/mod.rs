@@ -36,7 +36,7 @@ use search::{Shared, Worker};
 use std::fmt;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 use store::Saved;
 use table::{FactTable, Facts, MAX_PLIES, NONE};
@@ -277,6 +277,8 @@ pub struct Solver {
     /// With `Pns`: the proof-number searches, one per attacker (A, B),
     /// their tables kept from one solve to the next.
     pns: Vec<Mutex<Pns>>,
+    /// Their counters, read for progress while they run.
+    live: Vec<Arc<pns::Live>>,
 }
 
 /// Stack of a solver thread: the search recurses once per ply.
@@ -316,12 +318,14 @@ impl Solver {
             Some(p) => Some(Saved::open(p, &config.header)?),
             None => None,
         };
+        let live = pns.iter().map(|p| lock(p).live()).collect();
         Ok(Solver {
             table,
             saved,
             threads: config.threads,
             algorithm: config.algorithm,
             pns,
+            live,
         })
     }
 
@@ -624,6 +628,7 @@ impl Solver {
     ) -> Result<(u64, u64, Facts, [pns::Outcome; 2]), String> {
         let halt = AtomicBool::new(false);
         let nodes = AtomicU64::new(0);
+        let base: Vec<u64> = self.live.iter().map(|l| l.nodes.load(Relaxed)).collect();
         let outcomes = Mutex::new([pns::Outcome::Unknown; 2]);
         let me = pos.side_to_move();
         // A proof by either attacker settles the root: the other stops.
@@ -686,8 +691,13 @@ impl Solver {
                 }
                 if last.elapsed() >= every {
                     last = Instant::now();
-                    let n = nodes_before + nodes.load(Relaxed);
-                    progress(&self.progress(n, 0, start, 0, 0, cell));
+                    let running: u64 = self
+                        .live
+                        .iter()
+                        .zip(&base)
+                        .map(|(l, b)| l.nodes.load(Relaxed).saturating_sub(*b))
+                        .sum();
+                    progress(&self.progress(nodes_before + running, 0, start, 0, 0, cell));
                 }
             }
             Ok(())
@@ -741,12 +751,14 @@ impl Solver {
         cell: Option<(usize, usize)>,
     ) -> Progress {
         let t = start.elapsed();
+        // The proof-number searches are read through their live counters:
+        // their locks are held while they run.
         let hashfull = match self.algorithm {
             Algorithm::Ab => self.table.hashfull(),
             Algorithm::Pns => self
-                .pns
+                .live
                 .iter()
-                .map(|p| lock(p).table().hashfull())
+                .map(|l| (l.stored.load(Relaxed) * 1000 / l.capacity.max(1)) as u32)
                 .max()
                 .unwrap_or(0),
         };

@@ -46,7 +46,8 @@ use crate::search::common::{children, terminal_value, Child, DRAW};
 use crate::types::Side;
 use fxhash::FxHashMap;
 use std::collections::TryReserveError;
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::Arc;
 
 /// An infinite proof or disproof number.
 pub const INF: u32 = u32::MAX;
@@ -209,6 +210,17 @@ struct Res {
     dep: u32,
 }
 
+/// Counters of a search that other threads may read while it runs (the
+/// search itself is behind a lock then), updated every `POLL` nodes.
+#[derive(Debug, Default)]
+pub struct Live {
+    pub nodes: AtomicU64,
+    /// Positions its table holds.
+    pub stored: AtomicU64,
+    /// Positions its table can hold.
+    pub capacity: u64,
+}
+
 /// One df-pn search: an attacker, a table, counters.
 pub struct Pns {
     attacker: Side,
@@ -225,6 +237,7 @@ pub struct Pns {
     /// 1 + epsilon as a fraction (numerator, denominator): the threshold of
     /// the best child is the second best's number times it.
     eps: (u64, u64),
+    live: Arc<Live>,
 }
 
 /// `a + b` in proof numbers: INF stays INF, finite sums stop below it.
@@ -242,7 +255,12 @@ impl Pns {
     pub fn new(attacker: Side, mb: usize) -> Result<Pns, String> {
         let table = PnTable::try_new(mb)
             .map_err(|_| format!("cannot reserve a proof-number table of {mb} MiB"))?;
+        let live = Arc::new(Live {
+            capacity: table.entries.len() as u64,
+            ..Live::default()
+        });
         Ok(Pns {
+            live,
             attacker,
             table,
             path: FxHashMap::default(),
@@ -259,6 +277,11 @@ impl Pns {
 
     pub fn attacker(&self) -> Side {
         self.attacker
+    }
+
+    /// Its counters, readable without the search.
+    pub fn live(&self) -> Arc<Live> {
+        self.live.clone()
     }
 
     /// Nodes searched (every call of the search on a position), all runs.
@@ -293,6 +316,8 @@ impl Pns {
         self.path.insert(root.hash(), 0);
         let r = self.mid(root, INF, INF, 0, stop);
         self.path.clear();
+        self.live.nodes.store(self.nodes, Relaxed);
+        self.live.stored.store(self.table.stored, Relaxed);
         if r.pn == 0 {
             Outcome::Proven(r.depth)
         } else if r.dn == 0 && !self.aborted {
@@ -306,6 +331,8 @@ impl Pns {
         self.nodes += 1;
         if self.nodes - self.polled >= POLL {
             self.polled = self.nodes;
+            self.live.nodes.store(self.nodes, Relaxed);
+            self.live.stored.store(self.table.stored, Relaxed);
             if stop.load(Relaxed) {
                 self.aborted = true;
             }
