@@ -85,10 +85,11 @@ fn solve(s: &Solver, p: &Position, plies: u32) -> choro_engine::solve::Solution 
     .unwrap()
 }
 
-#[test]
-fn solver_agrees_with_retrograde_analysis_on_small_positions() {
-    let mut g = Rng::new(7);
-    let (mut compared, mut draws, mut wins) = (0, 0, 0);
+/// Up to 40 random small positions of every code whose reachable graph the
+/// retrograde analysis takes whole (at least 20 a code): `f` gets each with
+/// its graph and its number within the code (from 1).
+fn each_small_position(seed: u64, mut f: impl FnMut(Position, &Graph, usize)) {
+    let mut g = Rng::new(seed);
     for variant in [
         Variant::Didinga,
         Variant::Lango,
@@ -107,46 +108,51 @@ fn solver_agrees_with_retrograde_analysis_on_small_positions() {
                 continue;
             };
             n += 1;
-            // A fresh solver each time: nothing carried between positions.
-            let sol = solve(&solver(), &p, 120);
-            let truth = graph.root_value();
-            match truth {
-                Value::Draw => {
-                    draws += 1;
-                    assert!(
-                        matches!(sol.value, None | Some(Value::Draw)),
-                        "{p}: solver {:?}, retrograde draw",
-                        sol.value
-                    );
-                }
-                v => {
-                    wins += 1;
-                    assert_eq!(sol.value, Some(v), "{p}");
-                    // The line of best play ends in the end it promises.
-                    let mut q = p;
-                    for m in &sol.pv {
-                        q = q.play(m).unwrap();
-                    }
-                    let n = match v {
-                        Value::Win(n) | Value::Loss(n) => n,
-                        Value::Draw => 0,
-                    };
-                    assert_eq!(sol.pv.len() as u32, n, "{p}");
-                    assert!(!q.has_legal_move(), "{p}: the line does not end");
-                    let loser = if matches!(v, Value::Win(_)) {
-                        p.side_to_move().other()
-                    } else {
-                        p.side_to_move()
-                    };
-                    assert_eq!(q.side_to_move(), loser, "{p}");
-                }
-            }
-            // Every position of the graph that the solver decides, it
-            // decides as the retrograde analysis does.
-            compared += 1;
+            f(p, &graph, n);
         }
         assert!(n >= 20, "{variant}: only {n} small positions");
     }
+}
+
+#[test]
+fn solver_agrees_with_retrograde_analysis_on_small_positions() {
+    let (mut compared, mut draws, mut wins) = (0, 0, 0);
+    each_small_position(7, |p, graph, _| {
+        // A fresh solver each time: nothing carried between positions.
+        let sol = solve(&solver(), &p, 120);
+        match graph.root_value() {
+            Value::Draw => {
+                draws += 1;
+                assert!(
+                    matches!(sol.value, None | Some(Value::Draw)),
+                    "{p}: solver {:?}, retrograde draw",
+                    sol.value
+                );
+            }
+            v => {
+                wins += 1;
+                assert_eq!(sol.value, Some(v), "{p}");
+                // The line of best play ends in the end it promises.
+                let mut q = p;
+                for m in &sol.pv {
+                    q = q.play(m).unwrap();
+                }
+                let n = match v {
+                    Value::Win(n) | Value::Loss(n) => n,
+                    Value::Draw => 0,
+                };
+                assert_eq!(sol.pv.len() as u32, n, "{p}");
+                assert!(!q.has_legal_move(), "{p}: the line does not end");
+                let loser = if matches!(v, Value::Win(_)) {
+                    p.side_to_move().other()
+                } else {
+                    p.side_to_move()
+                };
+                assert_eq!(q.side_to_move(), loser, "{p}");
+            }
+        }
+        compared += 1;
+    });
     assert!(draws > 0 && wins > 0, "draws {draws}, wins {wins}");
     assert!(compared >= 80);
 }
@@ -167,44 +173,24 @@ fn pns_solver(threads: usize) -> Solver {
 /// search cannot prove) - on one thread (attackers by turns) and on two.
 #[test]
 fn pns_solver_agrees_with_retrograde_analysis_on_small_positions() {
-    let mut g = Rng::new(23);
     let (mut draws, mut decided) = (0, 0);
-    for variant in [
-        Variant::Didinga,
-        Variant::Lango,
-        Variant::Acholi,
-        Variant::Adjiboto,
-    ] {
-        let mut n = 0;
-        let mut tries = 0;
-        while n < 40 && tries < 2000 {
-            tries += 1;
-            let p = small_position(&mut g, variant);
-            if !p.has_legal_move() {
-                continue;
-            }
-            let Ok(graph) = Graph::analyse(&p, 20_000, &AtomicBool::new(false)) else {
-                continue;
-            };
-            n += 1;
-            let truth = graph.root_value();
-            let sol = solve(&pns_solver(1 + n % 2), &p, 4000);
-            assert_eq!(sol.value, Some(truth), "{p}: {}", sol.describe());
-            match truth {
-                Value::Draw => draws += 1,
-                Value::Win(d) | Value::Loss(d) => {
-                    decided += 1;
-                    assert_eq!(sol.pv.len() as u32, d, "{p}");
-                    let mut q = p;
-                    for m in &sol.pv {
-                        q = q.play(m).unwrap();
-                    }
-                    assert!(!q.has_legal_move(), "{p}: the line does not end");
+    each_small_position(23, |p, graph, n| {
+        let truth = graph.root_value();
+        let sol = solve(&pns_solver(1 + n % 2), &p, 4000);
+        assert_eq!(sol.value, Some(truth), "{p}: {}", sol.describe());
+        match truth {
+            Value::Draw => draws += 1,
+            Value::Win(d) | Value::Loss(d) => {
+                decided += 1;
+                assert_eq!(sol.pv.len() as u32, d, "{p}");
+                let mut q = p;
+                for m in &sol.pv {
+                    q = q.play(m).unwrap();
                 }
+                assert!(!q.has_legal_move(), "{p}: the line does not end");
             }
         }
-        assert!(n >= 20, "{variant}: only {n} small positions");
-    }
+    });
     assert!(
         draws >= 10 && decided >= 20,
         "draws {draws}, decided {decided}"

@@ -583,21 +583,12 @@ impl Solver {
                     .map_err(|e| format!("cannot start a solver thread: {e}"))?;
                 handles.push(h);
             }
-            let mut last = Instant::now();
-            while !handles.iter().all(|h| h.is_finished()) {
-                std::thread::sleep(Duration::from_millis(10));
-                let out_of_time = limits.time.is_some_and(|t| start.elapsed() >= t);
-                if stop.load(Relaxed) || out_of_time {
-                    halt.store(true, Relaxed);
-                }
-                if last.elapsed() >= every {
-                    last = Instant::now();
-                    let bounds = sh.finished().map_or(from - 1, |(d, _, _)| d);
-                    let nodes = nodes_before + sh.nodes.load(Relaxed);
-                    let proven = sh.proven.load(Relaxed);
-                    progress(&self.progress(nodes, proven, start, bounds + 1, bounds, cell));
-                }
-            }
+            watch(&handles, limits, start, stop, &halt, every, &mut || {
+                let bounds = sh.finished().map_or(from - 1, |(d, _, _)| d);
+                let nodes = nodes_before + sh.nodes.load(Relaxed);
+                let proven = sh.proven.load(Relaxed);
+                progress(&self.progress(nodes, proven, start, bounds + 1, bounds, cell));
+            });
             Ok(())
         })?;
         Ok(Deepened {
@@ -682,24 +673,15 @@ impl Solver {
                     .map_err(|e| format!("cannot start a solver thread: {e}"))?;
                 handles.push(h);
             }
-            let mut last = Instant::now();
-            while !handles.iter().all(|h| h.is_finished()) {
-                std::thread::sleep(Duration::from_millis(10));
-                let out_of_time = limits.time.is_some_and(|t| start.elapsed() >= t);
-                if stop.load(Relaxed) || out_of_time {
-                    halt.store(true, Relaxed);
-                }
-                if last.elapsed() >= every {
-                    last = Instant::now();
-                    let running: u64 = self
-                        .live
-                        .iter()
-                        .zip(&base)
-                        .map(|(l, b)| l.nodes.load(Relaxed).saturating_sub(*b))
-                        .sum();
-                    progress(&self.progress(nodes_before + running, 0, start, 0, 0, cell));
-                }
-            }
+            watch(&handles, limits, start, stop, &halt, every, &mut || {
+                let running: u64 = self
+                    .live
+                    .iter()
+                    .zip(&base)
+                    .map(|(l, b)| l.nodes.load(Relaxed).saturating_sub(*b))
+                    .sum();
+                progress(&self.progress(nodes_before + running, 0, start, 0, 0, cell));
+            });
             Ok(())
         })?;
         // Everything settled goes to the table of facts, from the side to
@@ -922,6 +904,31 @@ impl Solver {
             nodes,
             elapsed: start.elapsed(),
         })
+    }
+}
+
+/// Wait for the solver threads `handles`, setting `halt` at a stop or when
+/// the time limit is up, and calling `tick` every `every`.
+fn watch<T>(
+    handles: &[std::thread::ScopedJoinHandle<'_, T>],
+    limits: &SolveLimits,
+    start: Instant,
+    stop: &AtomicBool,
+    halt: &AtomicBool,
+    every: Duration,
+    tick: &mut dyn FnMut(),
+) {
+    let mut last = Instant::now();
+    while !handles.iter().all(|h| h.is_finished()) {
+        std::thread::sleep(Duration::from_millis(10));
+        let out_of_time = limits.time.is_some_and(|t| start.elapsed() >= t);
+        if stop.load(Relaxed) || out_of_time {
+            halt.store(true, Relaxed);
+        }
+        if last.elapsed() >= every {
+            last = Instant::now();
+            tick();
+        }
     }
 }
 
