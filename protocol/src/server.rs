@@ -602,9 +602,12 @@ impl<W: Write + Send + 'static> Server<W> {
                 "the game is over ({o}): nothing to solve"
             )));
         }
+        // Alpha-beta: its `plies` limit bounds the whole solve, which a
+        // proof-number search (unbounded in plies) would not respect.
         let config = choro_engine::solve::SolveConfig {
             threads: self.opts.threads,
             hash_mb: self.opts.hash_mb,
+            algorithm: choro_engine::solve::Algorithm::Ab,
             ..Default::default()
         };
         let solver = choro_engine::solve::Solver::new(&config).map_err(Error::Solve)?;

@@ -3,9 +3,10 @@
 
 use crate::parts::{self, Job, Part};
 use choro_engine::solve::book::{line_entries, Book};
+use choro_engine::solve::check::Checker;
 use choro_engine::solve::retro::Graph;
 use choro_engine::solve::{
-    BlindSolution, Progress, Solution, SolveConfig, SolveLimits, Solver, Value,
+    Algorithm, BlindSolution, Progress, Solution, SolveConfig, SolveLimits, Solver, Value,
 };
 use choro_engine::{Move, Position};
 use serde_json::{json, Value as Json};
@@ -48,14 +49,25 @@ pub fn progress_json(p: &Progress) -> serde_json::Value {
     })
 }
 
-/// `win 19`, `loss 4`, `draw`, or `unknown` with the bounds proven.
+/// `win 19`, `loss 4`, `draw`, or `unknown` with the bounds proven (and
+/// `winwithin N` / `losswithin N` when a win or loss is proven whose exact
+/// distance is not).
 pub fn value_text(s: &Solution) -> String {
     match s.value {
         Some(v) => v.to_string(),
-        None => format!(
-            "unknown nowin {} noloss {}",
-            s.nowin_within, s.noloss_within
-        ),
+        None => {
+            let mut t = format!(
+                "unknown nowin {} noloss {}",
+                s.nowin_within, s.noloss_within
+            );
+            if let Some(n) = s.win_within {
+                t.push_str(&format!(" winwithin {n}"));
+            }
+            if let Some(n) = s.loss_within {
+                t.push_str(&format!(" losswithin {n}"));
+            }
+            t
+        }
     }
 }
 
@@ -105,6 +117,8 @@ pub fn solution_json(pos: &Position, s: &Solution) -> serde_json::Value {
         "plies": plies,
         "nowin_within": s.nowin_within,
         "noloss_within": s.noloss_within,
+        "win_within": s.win_within,
+        "loss_within": s.loss_within,
         "pv": s.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
         "nodes": s.nodes,
         "proven": s.proven,
@@ -228,9 +242,14 @@ pub struct SolveArgs {
     /// Solver threads.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
     pub threads: u64,
-    /// Memory of the table of facts, in MiB.
+    /// Memory of the solver's tables, in MiB (with pns: half the table of
+    /// facts, a quarter each proof-number table).
     #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
     pub hash: u64,
+    /// The proving search: ab (iterative-deepening alpha-beta) or pns
+    /// (df-pn for the value, then alpha-beta for the exact distance).
+    #[arg(long, default_value_t = Algorithm::default())]
+    pub algorithm: Algorithm,
     /// Stop after this many seconds (whole solve), reporting the bounds proven.
     #[arg(long, value_parser = parse_seconds)]
     pub time: Option<f64>,
@@ -251,6 +270,13 @@ pub struct SolveArgs {
     /// position reachable, up to this many (per cell in a blind solve).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub retro: Option<u64>,
+    /// Check every win or loss proven by a second method within this many
+    /// nodes: the plain checker (`solve::check`) confirms that the winner
+    /// forces an end within the distance (or the bound) reported, trying
+    /// his moves in the order of the solver's proof, and, for an exact
+    /// distance, that he does not force it sooner.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub check: Option<u64>,
     /// Write what was proven as a book (positions/solved/README.md): the
     /// root or every cell, and the positions along best play.
     #[arg(long)]
@@ -323,6 +349,7 @@ fn solver_of(a: &SolveArgs, root: String) -> Result<(SolveConfig, Solver, SolveL
     let config = SolveConfig {
         threads: a.threads as usize,
         hash_mb: a.hash as usize,
+        algorithm: a.algorithm,
         save: a.save.clone(),
         header: vec![
             format!(
@@ -441,19 +468,30 @@ pub fn solve_main(a: &SolveArgs) -> ExitCode {
                         return ExitCode::FAILURE;
                     }
                 }
-                match a.retro {
-                    Some(max) => {
-                        let mut ok = true;
-                        for (i, row) in b.positions.iter().enumerate() {
-                            for (j, c) in row.iter().enumerate() {
-                                let cell = format!("cell {} {}", b.a_starts[i], b.b_starts[j]);
-                                ok &= retro_check(c, &b.cells[i][j], max, &cell, &mut emit);
-                            }
+                let mut checked = true;
+                if let Some(budget) = a.check {
+                    for (i, row) in b.positions.iter().enumerate() {
+                        for (j, c) in row.iter().enumerate() {
+                            let cell = format!("cell {} {}", b.a_starts[i], b.b_starts[j]);
+                            checked &=
+                                plain_check(&solver, c, &b.cells[i][j], budget, &cell, &mut emit);
                         }
-                        ok
                     }
-                    None => true,
                 }
+                checked
+                    && match a.retro {
+                        Some(max) => {
+                            let mut ok = true;
+                            for (i, row) in b.positions.iter().enumerate() {
+                                for (j, c) in row.iter().enumerate() {
+                                    let cell = format!("cell {} {}", b.a_starts[i], b.b_starts[j]);
+                                    ok &= retro_check(c, &b.cells[i][j], max, &cell, &mut emit);
+                                }
+                            }
+                            ok
+                        }
+                        None => true,
+                    }
             }
             Err(e) => {
                 eprintln!("choro solve: {e}");
@@ -480,10 +518,15 @@ pub fn solve_main(a: &SolveArgs) -> ExitCode {
                         return ExitCode::FAILURE;
                     }
                 }
-                match a.retro {
-                    Some(max) => retro_check(&pos, &s, max, "root", &mut emit),
+                let checked = match a.check {
+                    Some(budget) => plain_check(&solver, &pos, &s, budget, "root", &mut emit),
                     None => true,
-                }
+                };
+                checked
+                    && match a.retro {
+                        Some(max) => retro_check(&pos, &s, max, "root", &mut emit),
+                        None => true,
+                    }
             }
             Err(e) => {
                 eprintln!("choro solve: {e}");
@@ -493,9 +536,10 @@ pub fn solve_main(a: &SolveArgs) -> ExitCode {
     };
     if !a.json {
         emit(format!(
-            "threads {} hash {} MiB",
+            "threads {} hash {} MiB algorithm {}",
             a.threads,
-            solver.table_bytes() >> 20
+            solver.table_bytes() >> 20,
+            a.algorithm
         ));
     }
     if let Some(e) = solver.save_error() {
@@ -507,6 +551,48 @@ pub fn solve_main(a: &SolveArgs) -> ExitCode {
     } else {
         ExitCode::FAILURE
     }
+}
+
+/// Check a win or loss by the plain checker, its moves ordered by the
+/// solver's proof; false when the checker finds it wrong.
+fn plain_check(
+    solver: &Solver,
+    pos: &Position,
+    s: &Solution,
+    budget: u64,
+    what: &str,
+    emit: &mut dyn FnMut(String),
+) -> bool {
+    let me = pos.side_to_move();
+    let (winner, within, exact) = match (s.value, s.win_within, s.loss_within) {
+        (Some(Value::Win(d)), _, _) => (me, d, true),
+        (Some(Value::Loss(d)), _, _) => (me.other(), d, true),
+        (None, Some(d), _) => (me, d, false),
+        (None, _, Some(d)) => (me.other(), d, false),
+        _ => return true,
+    };
+    let order = |c: &Position, w: choro_engine::Side| solver.proof_order(c, w);
+    let mut checker = Checker::new(budget).with_order(&order);
+    let mut verdict = |plies: u32, want: bool| match checker.forces(pos, winner, plies) {
+        Ok(b) if b == want => "confirmed".to_string(),
+        Ok(_) => "WRONG".to_string(),
+        Err(e) => e.to_string(),
+    };
+    let first = verdict(within, true);
+    let mut ok = first != "WRONG";
+    emit(format!(
+        "check {what} {winner} wins within {within}: {first}"
+    ));
+    if exact && within > 0 {
+        let second = verdict(within - 1, false);
+        ok &= second != "WRONG";
+        emit(format!(
+            "check {what} {winner} does not win within {}: {second}",
+            within - 1
+        ));
+    }
+    emit(format!("check {what} nodes {}", checker.nodes()));
+    ok
 }
 
 /// Check a solution by retrograde analysis; false when they disagree.
@@ -649,6 +735,7 @@ fn solve_settings(a: &SolveArgs, pos: &Position) -> Json {
         "time": a.time,
         "threads": a.threads,
         "hash": a.hash,
+        "algorithm": a.algorithm.to_string(),
     })
 }
 
@@ -781,6 +868,9 @@ fn read_solution(r: &Json, pos: &Position) -> Result<Solution, String> {
         value,
         nowin_within: n("nowin_within")? as u32,
         noloss_within: n("noloss_within")? as u32,
+        win_within: r["win_within"].as_u64().map(|d| d as u32),
+        loss_within: r["loss_within"].as_u64().map(|d| d as u32),
+        pns: None,
         pv,
         nodes: n("nodes")?,
         proven: n("proven")?,

@@ -11,6 +11,9 @@ fn solve(args: &[&str]) -> (i32, String, String) {
 }
 
 const LOSS4: &str = "lango:8 0,0,0,0,0,0,0,2/0,0,0,1,0,0,0,0/0,0,1,0,0,2,0,0/0,0,0,0,0,0,0,1 a m";
+/// Neither side can force an end: the counters go round for ever (the
+/// retrograde analysis: 13 positions, a draw).
+const DRAW: &str = "adjiboto 1,2,1,0,1/0,2,0,1,2 b 12345/12345 49/41 40";
 const OVER: &str = "lango:8 0,0,0,0,0,0,0,0/0,1,0,0,0,0,0,0/1,0,0,0,0,0,0,1/0,0,0,0,0,0,0,0 a m";
 
 #[test]
@@ -33,12 +36,59 @@ fn a_value_its_line_and_the_retrograde_check() {
     assert_eq!(v["pv"], serde_json::json!(["e", "xf", "xf", "k"]));
 }
 
+/// `--algorithm pns` gives the same value, line and retrograde check as
+/// `ab`; `--check` confirms the win (the plain checker: within 4, not
+/// within 3); a draw by cycles, which alpha-beta cannot prove, proven by
+/// both proof-number searches and confirmed by the retrograde analysis.
+#[test]
+fn the_proof_number_solver_and_the_plain_check() {
+    let (rc, out, err) = solve(&[
+        "--pos",
+        LOSS4,
+        "--algorithm",
+        "pns",
+        "--retro",
+        "1000",
+        "--check",
+        "100000",
+    ]);
+    assert_eq!(rc, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines.contains(&"value loss 4 for A"), "{out}");
+    assert!(lines.contains(&"pv e xf xf k"), "{out}");
+    assert!(
+        lines.contains(&"check root B wins within 4: confirmed"),
+        "{out}"
+    );
+    assert!(
+        lines.contains(&"check root B does not win within 3: confirmed"),
+        "{out}"
+    );
+    assert!(lines.iter().any(|l| l.ends_with("agrees")), "{out}");
+    assert!(out.contains("algorithm pns"), "{out}");
+    let (rc, out, err) = solve(&["--pos", DRAW, "--algorithm", "pns", "--retro", "100000"]);
+    assert_eq!(rc, 0, "{err}");
+    assert!(out.contains("\nvalue draw for "), "{out}");
+    assert!(out.contains("retro root value draw"), "{out}");
+    let (rc, out, _) = solve(&["--pos", DRAW, "--algorithm", "ab", "--plies", "30"]);
+    assert_eq!(rc, 0);
+    assert!(out.contains("value unknown"), "{out}");
+}
+
 #[test]
 fn the_lango_sequential_start_and_a_bounded_blind_game() {
     let (rc, out, _) = solve(&["--variant", "lango", "--opening", "sequential"]);
     assert_eq!(rc, 0);
     assert!(out.contains("\nvalue win 1 for A\npv a+\n"), "{out}");
-    let (rc, out, _) = solve(&["--variant", "lango", "--plies", "6", "--json"]);
+    let (rc, out, _) = solve(&[
+        "--variant",
+        "lango",
+        "--plies",
+        "6",
+        "--algorithm",
+        "ab",
+        "--json",
+    ]);
     assert_eq!(rc, 0);
     let v: serde_json::Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
     assert_eq!(v["type"], "blind");
@@ -48,6 +98,17 @@ fn the_lango_sequential_start_and_a_bounded_blind_game() {
         (v["value_lo"].as_f64(), v["value_hi"].as_f64()),
         (Some(-1.0), Some(1.0))
     );
+    // df-pn is not bounded by --plies: every cell's sign is proven (A wins
+    // them all, SOLVED.md), so the game is, while the distances stop at 6.
+    let (rc, out, _) = solve(&["--variant", "lango", "--plies", "6", "--json"]);
+    assert_eq!(rc, 0);
+    let v: serde_json::Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
+    assert_eq!(v["exact"], true, "{out}");
+    assert_eq!(v["value_lo"].as_f64(), Some(1.0));
+    for c in v["cells"].as_array().unwrap() {
+        assert_eq!(c["for_a"], serde_json::json!([1, 1]), "{c}");
+        assert_eq!(c["value"], "unknown", "{c}");
+    }
 }
 
 #[test]
@@ -61,6 +122,7 @@ fn bad_input_exits_2_and_writes_nothing() {
         vec!["--pos", "lango:8 junk", "--save", save],
         vec!["--pos", LOSS4, "--time", "0", "--save", save],
         vec!["--pos", LOSS4, "--threads", "0", "--save", save],
+        vec!["--pos", LOSS4, "--algorithm", "mcts", "--save", save],
         vec!["--variant", "lango", "--columns", "9", "--save", save],
     ] {
         let (rc, out, err) = solve(&args);

@@ -15,12 +15,18 @@ use crate::types::Side;
 use fxhash::FxHashMap;
 use std::sync::atomic::AtomicBool;
 
+/// A key per child position and winner: the order in which a check tries
+/// the winner's moves (lowest first).
+pub type MoveOrder<'a> = &'a dyn Fn(&Position, Side) -> u32;
+
 /// Whether `winner` forces the other player to an end he loses within
 /// `plies` plies, by plain exhaustive recursion over every legal move.
-pub struct Checker {
+pub struct Checker<'a> {
     memo: FxHashMap<(u64, u32, u8), bool>,
     nodes: u64,
     budget: u64,
+    /// The order in which the winner's moves are tried (lowest key first).
+    order: Option<MoveOrder<'a>>,
 }
 
 /// Why a check did not confirm a value.
@@ -41,20 +47,31 @@ impl std::fmt::Display for CheckError {
     }
 }
 
-impl Checker {
-    pub fn new(budget: u64) -> Checker {
+impl<'a> Checker<'a> {
+    pub fn new(budget: u64) -> Checker<'a> {
         Checker {
             memo: FxHashMap::default(),
             nodes: 0,
             budget,
+            order: None,
         }
+    }
+
+    /// Try the winner's moves in the order of `key(child, winner)`, lowest
+    /// first (a solver's proof: `Solver::proof_order`). The order changes
+    /// how fast a check is, never its answer: a move is accepted only when
+    /// the recursion below it shows the win, down to the ends.
+    pub fn with_order(mut self, key: MoveOrder<'a>) -> Checker<'a> {
+        self.order = Some(key);
+        self
     }
 
     pub fn nodes(&self) -> u64 {
         self.nodes
     }
 
-    fn forces(&mut self, pos: &Position, winner: Side, plies: u32) -> Result<bool, CheckError> {
+    /// Whether `winner` forces an end he wins within `plies` plies of `pos`.
+    pub fn forces(&mut self, pos: &Position, winner: Side, plies: u32) -> Result<bool, CheckError> {
         let key = (pos.hash(), plies, winner.index() as u8);
         if let Some(&b) = self.memo.get(&key) {
             return Ok(b);
@@ -63,7 +80,10 @@ impl Checker {
         if self.nodes > self.budget {
             return Err(CheckError::Budget);
         }
-        let moves = pos.legal_moves();
+        let mut moves = pos.legal_moves();
+        if let (Some(key), true) = (self.order, pos.side_to_move() == winner) {
+            moves.sort_by_cached_key(|(_, c)| key(c, winner));
+        }
         let b = if moves.is_empty() {
             terminal_value(pos, 0) != DRAW && pos.side_to_move() != winner
         } else if plies == 0 {

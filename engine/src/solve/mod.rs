@@ -6,10 +6,13 @@
 //! of the game where a line that never ends is a draw (the engine's
 //! repetition rule turns every such line into a draw, and the value does
 //! not depend on which repetition it counts); wins and losses are proven by
-//! finite trees that read no history (`search`), draws either by a finite
-//! tree whose every line ends in a drawn end, or by the exhaustive
-//! retrograde analysis of the whole reachable graph (`retro`), which is
-//! also the second method that checks the first.
+//! finite trees that read no history (`search`, or `pns` whose proofs never
+//! use a repetition, the exact distance then by `search`), draws by a finite
+//! tree whose every line ends in a drawn end, by both players' proof-number
+//! searches failing (`pns`, sound despite graph-history interaction: its
+//! module says why), or by the exhaustive retrograde analysis of the whole
+//! reachable graph (`retro`), which is also the second method that checks
+//! the others, with the plain checker (`check`).
 //!
 //! The simultaneous opening's blind phases are a matrix game over the two
 //! players' starts: every cell is solved, and the game of cell values (+1
@@ -17,6 +20,7 @@
 
 pub mod book;
 pub mod check;
+pub mod pns;
 pub mod retro;
 pub mod search;
 pub mod store;
@@ -27,13 +31,15 @@ use crate::search::blind::BlindGame;
 use crate::search::matrix::{self, Equilibrium};
 use crate::types::moves::Move;
 use crate::types::Side;
+use pns::Pns;
 use search::{Shared, Worker};
 use std::fmt;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 use store::Saved;
-use table::{FactTable, Facts, MAX_PLIES};
+use table::{FactTable, Facts, MAX_PLIES, NONE};
 
 /// A proven value, from the side to move's point of view.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -66,12 +72,50 @@ impl fmt::Display for Value {
     }
 }
 
+/// The proving search a solver runs.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum Algorithm {
+    /// Iterative-deepening alpha-beta over win/draw/loss (`search`): the
+    /// value and its exact distance together.
+    Ab,
+    /// Depth-first proof-number search (`pns`) for the value, one search
+    /// per attacker (draws by cycles included), then the alpha-beta search
+    /// for the exact distance, from the proof's facts. The default: on the
+    /// same positions it proves values tens of times faster, and values
+    /// alpha-beta does not reach (BENCHMARKS.md "Solver").
+    #[default]
+    Pns,
+}
+
+impl std::str::FromStr for Algorithm {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Algorithm, String> {
+        match s {
+            "ab" => Ok(Algorithm::Ab),
+            "pns" => Ok(Algorithm::Pns),
+            _ => Err(format!("unknown algorithm '{s}' (ab, pns)")),
+        }
+    }
+}
+
+impl fmt::Display for Algorithm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Algorithm::Ab => "ab",
+            Algorithm::Pns => "pns",
+        })
+    }
+}
+
 /// Settings of a solver.
 #[derive(Clone, Debug)]
 pub struct SolveConfig {
     pub threads: usize,
-    /// Size of the table of facts, in MiB.
+    /// Memory of the solver's tables, in MiB: all of it the table of facts
+    /// with `Ab`; with `Pns` half of it, and a quarter each the two
+    /// proof-number tables.
     pub hash_mb: usize,
+    pub algorithm: Algorithm,
     /// The save file: facts are loaded from it and appended as proven.
     pub save: Option<PathBuf>,
     /// Comment lines written at the head of what this run appends.
@@ -83,6 +127,7 @@ impl Default for SolveConfig {
         SolveConfig {
             threads: 1,
             hash_mb: 64,
+            algorithm: Algorithm::default(),
             save: None,
             header: Vec::new(),
         }
@@ -125,6 +170,14 @@ pub struct Solution {
     pub nowin_within: u32,
     /// The other side cannot force a win within this many plies.
     pub noloss_within: u32,
+    /// The side to move forces a win within this many plies (known when
+    /// the win is proven, its exact distance perhaps not).
+    pub win_within: Option<u32>,
+    /// The other side forces a win within this many plies.
+    pub loss_within: Option<u32>,
+    /// With `Pns`: what the proof-number searches did before the
+    /// alpha-beta search took over the distance.
+    pub pns: Option<PnsPhase>,
     /// Best play when the value is a win or loss (the fastest win, the
     /// longest loss), to the end.
     pub pv: Vec<Move>,
@@ -140,6 +193,9 @@ impl Solution {
             value: None,
             nowin_within: 0,
             noloss_within: 0,
+            win_within: None,
+            loss_within: None,
+            pns: None,
             pv: Vec::new(),
             nodes: 0,
             proven: 0,
@@ -148,19 +204,30 @@ impl Solution {
     }
 
     /// The value as a range from the side to move's point of view: (-1, 1)
-    /// when nothing is proven.
+    /// when nothing is proven; a win or loss whose distance is not exact
+    /// yet counts as proven.
     pub fn range(&self) -> (i8, i8) {
-        match self.value {
-            Some(v) => (v.sign(), v.sign()),
-            None => (-1, 1),
+        match (self.value, self.win_within, self.loss_within) {
+            (Some(v), _, _) => (v.sign(), v.sign()),
+            (None, Some(_), _) => (1, 1),
+            (None, _, Some(_)) => (-1, -1),
+            _ => (-1, 1),
         }
     }
 
     /// One line: the value, or the bounds proven.
     pub fn describe(&self) -> String {
-        match self.value {
-            Some(v) => v.to_string(),
-            None => format!(
+        match (self.value, self.win_within, self.loss_within) {
+            (Some(v), _, _) => v.to_string(),
+            (None, Some(n), _) => format!(
+                "win within {n} plies, not within {}: distance not exact",
+                self.nowin_within
+            ),
+            (None, _, Some(n)) => format!(
+                "loss within {n} plies, not within {}: distance not exact",
+                self.noloss_within
+            ),
+            _ => format!(
                 "unknown: no win for the side to move within {} plies, no loss within {}",
                 self.nowin_within, self.noloss_within
             ),
@@ -228,6 +295,15 @@ impl Solution {
             value: None,
             nowin_within: nowin,
             noloss_within: noloss,
+            win_within: match best {
+                Some((Value::Win(n), _)) => Some(n),
+                _ => None,
+            },
+            loss_within: match best {
+                Some((Value::Loss(n), _)) if all => Some(n),
+                _ => None,
+            },
+            pns: None,
             pv: Vec::new(),
             nodes: children.iter().map(|c| c.2.nodes).sum(),
             proven: children.iter().map(|c| c.2.proven).sum(),
@@ -259,6 +335,18 @@ fn rank(v: Value) -> i64 {
         Value::Draw => 0,
         Value::Loss(n) => i64::MIN + n as i64,
     }
+}
+
+/// The proof-number part of a solve.
+#[derive(Copy, Clone, Debug)]
+pub struct PnsPhase {
+    /// Nodes of both attackers' searches.
+    pub nodes: u64,
+    /// Elapsed when they ended (since the solve began).
+    pub elapsed: Duration,
+    /// The side to move's search ("he wins") and the other side's.
+    pub mine: pns::Outcome,
+    pub theirs: pns::Outcome,
 }
 
 /// The result of solving a blind position (`s2`, `s1`).
@@ -346,12 +434,18 @@ pub struct Solver {
     table: FactTable,
     saved: Option<Saved>,
     threads: usize,
+    algorithm: Algorithm,
+    /// With `Pns`: the proof-number searches, one per attacker (A, B),
+    /// their tables kept from one solve to the next.
+    pns: Vec<Mutex<Pns>>,
+    /// Their counters, read for progress while they run.
+    live: Vec<Arc<pns::Live>>,
 }
 
 /// How often the calling thread looks at the clock and the stop flag: a
 /// short time limit (a solve within a move's time) is kept to about a
 /// twentieth of itself.
-fn tick(limits: &SolveLimits) -> Duration {
+fn poll_every(limits: &SolveLimits) -> Duration {
     limits.time.map_or(Duration::from_millis(10), |t| {
         (t / 20).clamp(Duration::from_millis(1), Duration::from_millis(10))
     })
@@ -359,33 +453,64 @@ fn tick(limits: &SolveLimits) -> Duration {
 
 /// Stack of a solver thread: the search recurses once per ply.
 const STACK: usize = 256 << 20;
+/// The first node budget of a proof-number round on one thread; each next
+/// round doubles it.
+const PNS_ROUND: u64 = 1 << 14;
+
+/// What one run of the alpha-beta iterations found.
+struct Deepened {
+    nodes: u64,
+    proven: u64,
+    /// The deepest finished iteration: `(plies, value, exact)`.
+    finished: Option<(u32, i8, bool)>,
+}
 
 impl Solver {
-    /// A solver with its table reserved and its save file loaded.
+    /// A solver with its tables reserved and its save file loaded.
     pub fn new(config: &SolveConfig) -> Result<Solver, String> {
         if config.threads == 0 {
             return Err("threads must be at least 1".into());
         }
-        let table = FactTable::try_new(config.hash_mb)
+        let facts_mb = match config.algorithm {
+            Algorithm::Ab => config.hash_mb,
+            Algorithm::Pns => config.hash_mb / 2,
+        };
+        let table = FactTable::try_new(facts_mb)
             .map_err(|_| format!("cannot reserve a table of {} MiB", config.hash_mb))?;
+        let pns = match config.algorithm {
+            Algorithm::Ab => Vec::new(),
+            Algorithm::Pns => vec![
+                Mutex::new(Pns::new(Side::A, config.hash_mb / 4)?),
+                Mutex::new(Pns::new(Side::B, config.hash_mb / 4)?),
+            ],
+        };
         let saved = match &config.save {
             Some(p) => Some(Saved::open(p, &config.header)?),
             None => None,
         };
+        let live = pns.iter().map(|p| lock(p).live()).collect();
         Ok(Solver {
             table,
             saved,
             threads: config.threads,
+            algorithm: config.algorithm,
+            pns,
+            live,
         })
     }
 
     /// A solver over a table reserved by its owner (the searcher's share of
     /// `Hash`), with no save file.
+    /// Alpha-beta: the searcher's solve must keep to a move's time, and
+    /// its memory is that one table.
     pub fn with_table(table: FactTable, threads: usize) -> Solver {
         Solver {
             table,
             saved: None,
             threads: threads.max(1),
+            algorithm: Algorithm::Ab,
+            pns: Vec::new(),
+            live: Vec::new(),
         }
     }
 
@@ -403,8 +528,42 @@ impl Solver {
         self.saved.as_ref().map_or(0, |s| s.len())
     }
 
+    /// Positions the tables hold (a scan of the whole table of facts).
+    pub fn stored(&self) -> u64 {
+        self.table.len() + self.pns.iter().map(|p| lock(p).table().len()).sum::<u64>()
+    }
+
+    /// How close the tables say `pos` is to a win of `winner`: the depth of
+    /// a proof (a proof-number proof, or a fact "wins within N"), `u32::MAX`
+    /// when they know none. The order of a plain check (`check::Checker::
+    /// with_order`) of a solved value.
+    pub fn proof_order(&self, pos: &Position, winner: Side) -> u32 {
+        let mut best = u32::MAX;
+        if let Some(p) = self.pns.get(winner.index()) {
+            if let pns::Outcome::Proven(d) = lock(p).known(pos) {
+                best = d;
+            }
+        }
+        let f = self.known(pos);
+        let fact = if pos.side_to_move() == winner {
+            f.win_le
+        } else {
+            f.loss_le
+        };
+        if fact != NONE {
+            best = best.min(fact);
+        }
+        best
+    }
+
+    /// Memory of the tables.
     pub fn table_bytes(&self) -> usize {
         self.table.bytes()
+            + self
+                .pns
+                .iter()
+                .map(|p| lock(p).table().bytes())
+                .sum::<usize>()
     }
 
     /// A write error of the save file, if one happened.
@@ -432,7 +591,17 @@ impl Solver {
         every: Duration,
         progress: &mut dyn FnMut(&Progress),
     ) -> Result<Solution, String> {
-        self.solve_cell(pos, limits, stop, every, progress, None, Instant::now(), 0)
+        self.solve_cell(
+            pos,
+            limits,
+            stop,
+            every,
+            progress,
+            None,
+            Instant::now(),
+            0,
+            false,
+        )
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -446,6 +615,7 @@ impl Solver {
         cell: Option<(usize, usize)>,
         start: Instant,
         nodes_before: u64,
+        sign_only: bool,
     ) -> Result<Solution, String> {
         if pos.phase().is_blind() {
             return Err("a blind phase (s2, s1) is a matrix game: use solve_blind".into());
@@ -462,6 +632,9 @@ impl Solver {
                 value: Some(value),
                 nowin_within: 0,
                 noloss_within: 0,
+                win_within: None,
+                loss_within: None,
+                pns: None,
                 pv: Vec::new(),
                 nodes: 0,
                 proven: 0,
@@ -470,49 +643,70 @@ impl Solver {
         }
         let max = limits.plies.unwrap_or(MAX_PLIES).min(MAX_PLIES);
         let known = self.known(pos);
-        let from = known.nowin_ge.min(known.noloss_ge) + 1;
-        let halt = AtomicBool::new(false);
         let node_limit = limits
             .nodes
             .map_or(u64::MAX, |n| n.saturating_sub(nodes_before));
-        let sh = Shared::new(&self.table, self.saved.as_ref(), &halt, node_limit);
-        if known.value().is_none() && from <= max && node_limit > 0 {
-            std::thread::scope(|s| -> Result<(), String> {
-                let mut handles = Vec::new();
-                for id in 0..self.threads {
-                    let sh = &sh;
-                    let h = std::thread::Builder::new()
-                        .stack_size(STACK)
-                        .spawn_scoped(s, move || {
-                            Worker::new(sh, id as u64).iterate(pos, from, max)
-                        })
-                        .map_err(|e| format!("cannot start a solver thread: {e}"))?;
-                    handles.push(h);
-                }
-                let mut last = Instant::now();
-                while !handles.iter().all(|h| h.is_finished()) {
-                    std::thread::sleep(tick(limits));
-                    let out_of_time = limits.time.is_some_and(|t| start.elapsed() >= t);
-                    if stop.load(Relaxed) || out_of_time {
-                        halt.store(true, Relaxed);
-                    }
-                    if last.elapsed() >= every {
-                        last = Instant::now();
-                        let bounds = sh.finished().map_or(from - 1, |(d, _, _)| d);
-                        progress(&self.progress(&sh, start, nodes_before, bounds, cell));
-                    }
-                }
-                Ok(())
-            })?;
-        }
-        let nodes = sh.nodes.load(Relaxed);
+        let (mut nodes, mut proven) = (0, 0);
         let mut facts = known;
-        if let Some((r, v, exact)) = sh.finished() {
-            // Iteration r was begun only once r - 1 had shown neither side
-            // winning (by this run, or by the facts it started from).
-            facts = facts
-                .merge(&Facts::from_result(r - 1, 0, -1, 1, false))
-                .merge(&Facts::from_result(r, v, -1, 1, exact));
+        let mut phase = None;
+        let signed = known.win_le != NONE || known.loss_le != NONE || known.draw;
+        if self.algorithm == Algorithm::Pns && !signed {
+            let (n, p, f, o) = self.prove_pns(
+                pos,
+                limits,
+                node_limit,
+                stop,
+                every,
+                progress,
+                cell,
+                start,
+                nodes_before,
+            )?;
+            nodes += n;
+            proven += p;
+            facts = facts.merge(&f);
+            phase = Some(PnsPhase {
+                nodes: n,
+                elapsed: start.elapsed(),
+                mine: o[0],
+                theirs: o[1],
+            });
+        }
+        // The alpha-beta iterations: the whole proof with `Ab`; with `Pns`
+        // the exact distance of a win or loss proven, from the first depth
+        // not yet ruled out up to the proof's depth.
+        let run_ab = match self.algorithm {
+            Algorithm::Ab => true,
+            Algorithm::Pns => !sign_only && (facts.win_le != NONE || facts.loss_le != NONE),
+        };
+        let from = facts.nowin_ge.min(facts.noloss_ge) + 1;
+        let to = match self.algorithm {
+            Algorithm::Ab => max,
+            Algorithm::Pns => max.min(facts.win_le.min(facts.loss_le)),
+        };
+        if run_ab && facts.value().is_none() && from <= to && nodes < node_limit {
+            let d = self.deepen(
+                pos,
+                from,
+                to,
+                limits,
+                node_limit - nodes,
+                stop,
+                every,
+                progress,
+                cell,
+                start,
+                nodes_before + nodes,
+            )?;
+            nodes += d.nodes;
+            proven += d.proven;
+            if let Some((r, v, exact)) = d.finished {
+                // Iteration r was begun only once r - 1 had shown neither side
+                // winning (by this run, or by the facts it started from).
+                facts = facts
+                    .merge(&Facts::from_result(r - 1, 0, -1, 1, false))
+                    .merge(&Facts::from_result(r, v, -1, 1, exact));
+            }
         }
         if let Some(s) = &self.saved {
             if facts != known && !facts.is_empty() {
@@ -537,12 +731,17 @@ impl Solver {
                         .stack_size(STACK)
                         .spawn_scoped(s, || Worker::new(&sh2, 0).best_line(pos, v, d))
                         .map_err(|e| format!("cannot start a solver thread: {e}"))?;
-                    while !h.is_finished() {
-                        std::thread::sleep(tick(limits));
-                        if stop.load(Relaxed) || limits.time.is_some_and(|t| start.elapsed() >= t) {
-                            again.store(true, Relaxed);
-                        }
-                    }
+                    let handles = [h];
+                    watch(
+                        &handles,
+                        limits,
+                        start,
+                        stop,
+                        &again,
+                        Duration::MAX,
+                        &mut || {},
+                    );
+                    let [h] = handles;
                     h.join().map_err(|_| "a solver thread panicked".to_string())
                 })?
             }
@@ -550,39 +749,220 @@ impl Solver {
         };
         Ok(Solution {
             value,
-            nowin_within: if facts.win_le != table::NONE {
-                facts.win_le - 1
-            } else {
-                facts.nowin_ge
+            nowin_within: match value {
+                Some(Value::Win(d)) => d - 1,
+                _ => facts.nowin_ge,
             },
-            noloss_within: if facts.loss_le != table::NONE {
-                facts.loss_le - 1
-            } else {
-                facts.noloss_ge
+            noloss_within: match value {
+                Some(Value::Loss(d)) => d - 1,
+                _ => facts.noloss_ge,
             },
+            win_within: (facts.win_le != NONE).then_some(facts.win_le),
+            loss_within: (facts.loss_le != NONE).then_some(facts.loss_le),
+            pns: phase,
             pv,
             nodes,
-            proven: sh.proven.load(Relaxed),
+            proven,
             elapsed: start.elapsed(),
         })
     }
 
-    fn progress(
+    /// Run the alpha-beta iterations `from..=to` on every thread (Lazy SMP)
+    /// until the root is decided, a limit, or a stop.
+    #[allow(clippy::too_many_arguments)]
+    fn deepen(
         &self,
-        sh: &Shared,
+        pos: &Position,
+        from: u32,
+        to: u32,
+        limits: &SolveLimits,
+        node_limit: u64,
+        stop: &AtomicBool,
+        every: Duration,
+        progress: &mut dyn FnMut(&Progress),
+        cell: Option<(usize, usize)>,
         start: Instant,
         nodes_before: u64,
+    ) -> Result<Deepened, String> {
+        let halt = AtomicBool::new(false);
+        let sh = Shared::new(&self.table, self.saved.as_ref(), &halt, node_limit);
+        std::thread::scope(|s| -> Result<(), String> {
+            let mut handles = Vec::new();
+            for id in 0..self.threads {
+                let sh = &sh;
+                let h = std::thread::Builder::new()
+                    .stack_size(STACK)
+                    .spawn_scoped(s, move || Worker::new(sh, id as u64).iterate(pos, from, to))
+                    .map_err(|e| format!("cannot start a solver thread: {e}"))?;
+                handles.push(h);
+            }
+            watch(&handles, limits, start, stop, &halt, every, &mut || {
+                let bounds = sh.finished().map_or(from - 1, |(d, _, _)| d);
+                let nodes = nodes_before + sh.nodes.load(Relaxed);
+                let proven = sh.proven.load(Relaxed);
+                progress(&self.progress(nodes, proven, start, bounds + 1, bounds, cell));
+            });
+            Ok(())
+        })?;
+        Ok(Deepened {
+            nodes: sh.nodes.load(Relaxed),
+            proven: sh.proven.load(Relaxed),
+            finished: sh.finished(),
+        })
+    }
+
+    /// The proof-number searches of both attackers on `pos`: on two threads
+    /// at once when the solver has them, else by turns with doubling node
+    /// budgets, until one proves, both disprove, or a limit. What they
+    /// settled goes into the table of facts (for the alpha-beta search that
+    /// finds the distance); returns the nodes, the positions settled and
+    /// the root's facts.
+    #[allow(clippy::too_many_arguments)]
+    fn prove_pns(
+        &self,
+        pos: &Position,
+        limits: &SolveLimits,
+        node_limit: u64,
+        stop: &AtomicBool,
+        every: Duration,
+        progress: &mut dyn FnMut(&Progress),
+        cell: Option<(usize, usize)>,
+        start: Instant,
+        nodes_before: u64,
+    ) -> Result<(u64, u64, Facts, [pns::Outcome; 2]), String> {
+        let halt = AtomicBool::new(false);
+        let nodes = AtomicU64::new(0);
+        let base: Vec<u64> = self.live.iter().map(|l| l.nodes.load(Relaxed)).collect();
+        let outcomes = Mutex::new([pns::Outcome::Unknown; 2]);
+        let me = pos.side_to_move();
+        // A proof by either attacker settles the root: the other stops.
+        let run = |who: Side, budget: u64| -> pns::Outcome {
+            let mut p = lock(&self.pns[who.index()]);
+            let before = p.nodes();
+            let o = p.prove(pos, budget, &halt);
+            nodes.fetch_add(p.nodes() - before, Relaxed);
+            if matches!(o, pns::Outcome::Proven(_)) {
+                halt.store(true, Relaxed);
+            }
+            lock(&outcomes)[who.index()] = o;
+            o
+        };
+        let open = |o: &[pns::Outcome; 2]| {
+            !o.iter().any(|x| matches!(x, pns::Outcome::Proven(_)))
+                && o.contains(&pns::Outcome::Unknown)
+        };
+        std::thread::scope(|s| -> Result<(), String> {
+            let mut handles = Vec::new();
+            if self.threads >= 2 {
+                for who in [me, me.other()] {
+                    let run = &run;
+                    let h = std::thread::Builder::new()
+                        .stack_size(STACK)
+                        .spawn_scoped(s, move || {
+                            run(who, node_limit / 2);
+                        })
+                        .map_err(|e| format!("cannot start a solver thread: {e}"))?;
+                    handles.push(h);
+                }
+            } else {
+                let (run, nodes, halt, outcomes) = (&run, &nodes, &halt, &outcomes);
+                let h = std::thread::Builder::new()
+                    .stack_size(STACK)
+                    .spawn_scoped(s, move || {
+                        let mut budget = PNS_ROUND;
+                        while open(&lock(outcomes)) && !halt.load(Relaxed) {
+                            for who in [me, me.other()] {
+                                let left = node_limit.saturating_sub(nodes.load(Relaxed));
+                                if lock(outcomes)[who.index()] == pns::Outcome::Unknown {
+                                    run(who, budget.min(left));
+                                }
+                            }
+                            if nodes.load(Relaxed) >= node_limit {
+                                break;
+                            }
+                            budget = budget.saturating_mul(2);
+                        }
+                    })
+                    .map_err(|e| format!("cannot start a solver thread: {e}"))?;
+                handles.push(h);
+            }
+            watch(&handles, limits, start, stop, &halt, every, &mut || {
+                let running: u64 = self
+                    .live
+                    .iter()
+                    .zip(&base)
+                    .map(|(l, b)| l.nodes.load(Relaxed).saturating_sub(*b))
+                    .sum();
+                progress(&self.progress(nodes_before + running, 0, start, 0, 0, cell));
+            });
+            Ok(())
+        })?;
+        // Everything settled goes to the table of facts, from the side to
+        // move's point of view.
+        let mut settled = 0;
+        for p in &self.pns {
+            let p = lock(p);
+            for e in p.table().settled() {
+                let f = settled_facts(&e);
+                self.table.store(e.key, &f);
+                settled += 1;
+            }
+        }
+        let o = *lock(&outcomes);
+        let mut f = Facts::default();
+        for who in [me, me.other()] {
+            let mut g = settled_facts(&pns::Settled {
+                key: pos.hash(),
+                attacker_moves: true,
+                proof: match o[who.index()] {
+                    pns::Outcome::Proven(d) => Some(d),
+                    pns::Outcome::Disproven => None,
+                    pns::Outcome::Unknown => continue,
+                },
+            });
+            if who != me {
+                // The other attacker's facts, turned to the side to move's.
+                std::mem::swap(&mut g.win_le, &mut g.loss_le);
+                std::mem::swap(&mut g.nowin_ge, &mut g.noloss_ge);
+            }
+            f = f.merge(&g);
+        }
+        if o == [pns::Outcome::Disproven; 2] {
+            // Neither side forces an end: a draw (RULES.md 12.2).
+            f.draw = true;
+        }
+        self.table.store(pos.hash(), &f);
+        let ours = [o[me.index()], o[me.other().index()]];
+        Ok((nodes.load(Relaxed), settled, f, ours))
+    }
+
+    fn progress(
+        &self,
+        nodes: u64,
+        proven: u64,
+        start: Instant,
+        plies: u32,
         bounds: u32,
         cell: Option<(usize, usize)>,
     ) -> Progress {
-        let nodes = nodes_before + sh.nodes.load(Relaxed);
         let t = start.elapsed();
+        // The proof-number searches are read through their live counters:
+        // their locks are held while they run.
+        let hashfull = match self.algorithm {
+            Algorithm::Ab => self.table.hashfull(),
+            Algorithm::Pns => self
+                .live
+                .iter()
+                .map(|l| (l.stored.load(Relaxed) * 1000 / l.capacity.max(1)) as u32)
+                .max()
+                .unwrap_or(0),
+        };
         Progress {
-            plies: bounds + 1,
+            plies,
             nodes,
             nps: (nodes as f64 / t.as_secs_f64().max(1e-3)) as u64,
-            proven: sh.proven.load(Relaxed),
-            hashfull: self.table.hashfull(),
+            proven,
+            hashfull,
             elapsed: t,
             bounds,
             cell,
@@ -614,12 +994,29 @@ impl Solver {
         // cell's facts from one round to the next.
         let cols = bg.b_starts.len();
         let mut cells: Vec<Vec<Option<Solution>>> = vec![vec![None; cols]; bg.a_starts.len()];
-        let max = limits.plies.unwrap_or(MAX_PLIES).min(MAX_PLIES);
+        // The rounds: depths for alpha-beta (`--plies` bounds them); for pns
+        // node budgets, `--plies` bounding only each cell's distance search.
+        let max = match self.algorithm {
+            Algorithm::Ab => limits.plies.unwrap_or(MAX_PLIES).min(MAX_PLIES),
+            Algorithm::Pns => MAX_PLIES,
+        };
         'deepen: for r in 1..=max {
             let mut open = false;
+            // With pns, the signs of every cell first (all the matrix game
+            // needs), then the distances.
+            let sign_only = self.algorithm == Algorithm::Pns
+                && cells.iter().flatten().any(|c| {
+                    c.as_ref().is_none_or(|s| {
+                        let (lo, hi) = s.range();
+                        lo != hi
+                    })
+                });
             for (i, row) in bg.cells.iter().enumerate() {
                 for (j, c) in row.iter().enumerate() {
-                    if cells[i][j].as_ref().is_some_and(|s| s.value.is_some()) {
+                    if cells[i][j].as_ref().is_some_and(|s| {
+                        let (lo, hi) = s.range();
+                        s.value.is_some() || sign_only && lo == hi
+                    }) {
                         continue;
                     }
                     let out_of_time = limits.time.is_some_and(|t| start.elapsed() >= t);
@@ -628,9 +1025,21 @@ impl Solver {
                     {
                         break 'deepen;
                     }
-                    let round = SolveLimits {
-                        plies: Some(r),
-                        ..limits.clone()
+                    // A round is a depth for the alpha-beta search; for the
+                    // proof-number search a node budget that doubles.
+                    let round = match self.algorithm {
+                        Algorithm::Ab => SolveLimits {
+                            plies: Some(r),
+                            ..limits.clone()
+                        },
+                        Algorithm::Pns => SolveLimits {
+                            nodes: Some(
+                                nodes
+                                    .saturating_add(PNS_ROUND << r.min(40))
+                                    .min(limits.nodes.unwrap_or(u64::MAX)),
+                            ),
+                            ..limits.clone()
+                        },
                     };
                     let mut sol = self.solve_cell(
                         c,
@@ -641,6 +1050,7 @@ impl Solver {
                         Some((i * cols + j + 1, n)),
                         start,
                         nodes,
+                        sign_only,
                     )?;
                     nodes += sol.nodes;
                     if let Some(old) = &cells[i][j] {
@@ -672,6 +1082,52 @@ impl Solver {
             start.elapsed(),
         ))
     }
+}
+
+/// Wait for the solver threads `handles`, setting `halt` at a stop or when
+/// the time limit is up, and calling `tick` every `every`.
+fn watch<T>(
+    handles: &[std::thread::ScopedJoinHandle<'_, T>],
+    limits: &SolveLimits,
+    start: Instant,
+    stop: &AtomicBool,
+    halt: &AtomicBool,
+    every: Duration,
+    tick: &mut dyn FnMut(),
+) {
+    let mut last = Instant::now();
+    while !handles.iter().all(|h| h.is_finished()) {
+        std::thread::sleep(poll_every(limits));
+        let out_of_time = limits.time.is_some_and(|t| start.elapsed() >= t);
+        if stop.load(Relaxed) || out_of_time {
+            halt.store(true, Relaxed);
+        }
+        if last.elapsed() >= every {
+            last = Instant::now();
+            tick();
+        }
+    }
+}
+
+/// A lock that a panicked holder does not poison for the others.
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// What a settled proof-number entry says, as facts of the side to move:
+/// a proof by the attacker is a win within its depth when the attacker
+/// moves, a loss within it when the other player does; a disproof is no
+/// win (no loss) at any depth the table stores.
+fn settled_facts(e: &pns::Settled) -> Facts {
+    let mut f = Facts::default();
+    match (e.proof, e.attacker_moves) {
+        (Some(d), true) if d < MAX_PLIES => f.win_le = d,
+        (Some(d), false) if d < MAX_PLIES => f.loss_le = d,
+        (Some(_), _) => {}
+        (None, true) => f.nowin_ge = MAX_PLIES,
+        (None, false) => f.noloss_ge = MAX_PLIES,
+    }
+    f
 }
 
 #[cfg(test)]

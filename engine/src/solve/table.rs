@@ -316,6 +316,18 @@ impl FactTable {
         newly
     }
 
+    /// Positions held (a scan of the whole table).
+    pub fn len(&self) -> u64 {
+        self.buckets
+            .iter()
+            .map(|b| b.slots.iter().filter(|s| s[1].load(Relaxed) != 0).count() as u64)
+            .sum()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
     /// Permille of a sample of slots in use.
     pub fn hashfull(&self) -> u32 {
         let n = self.buckets.len().min(1000);
