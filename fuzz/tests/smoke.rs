@@ -80,6 +80,11 @@ fn race_single_increment_with_a_larger_hand_is_rejected() {
 }
 
 #[test]
+fn solver_inputs() {
+    smoke("solve", 20_000);
+}
+
+#[test]
 fn protocol_server() {
     smoke("server", 400);
 }

@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
     about = "Stable-toolchain fuzzers for choro (RELIABILITY.md)"
 )]
 struct Cli {
-    /// Targets to run, one after the other: server, position, move, makemove, race, or all.
+    /// Targets to run, one after the other: server, position, move, makemove, race, solve, or all.
     #[arg(required = true)]
     targets: Vec<String>,
     /// Seconds per target.

@@ -6,6 +6,7 @@ pub mod moves;
 pub mod position;
 pub mod race;
 pub mod server;
+pub mod solve;
 
 use crate::rng::Rng;
 
@@ -25,7 +26,7 @@ pub trait Target {
     fn stats(&self) -> String;
 }
 
-pub const NAMES: [&str; 5] = ["server", "position", "move", "makemove", "race"];
+pub const NAMES: [&str; 6] = ["server", "position", "move", "makemove", "race", "solve"];
 
 /// Knobs of the server target (see [`server::ServerTarget`]).
 #[derive(Clone, Copy, Debug, Default)]
@@ -48,6 +49,7 @@ pub fn by_name(name: &str, knobs: ServerKnobs) -> Option<Box<dyn Target>> {
         "move" => Box::<moves::MoveTarget>::default(),
         "makemove" => Box::<makemove::MakeMoveTarget>::default(),
         "race" => Box::<race::RaceTarget>::default(),
+        "solve" => Box::<solve::SolveTarget>::default(),
         _ => return None,
     })
 }
