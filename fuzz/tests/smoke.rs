@@ -15,6 +15,12 @@ fn smoke(name: &str, max_inputs: u64) {
         targets::ServerKnobs {
             lenient_search: true,
             soft: None,
+            // The gui target's engine: this build's fuzz binary serving the
+            // protocol, as `choro` does.
+            engine: Some(targets::gui::EngineCmd {
+                path: env!("CARGO_BIN_EXE_choro-fuzz").into(),
+                args: vec!["--serve-protocol".into()],
+            }),
         },
     )
     .expect("target");
@@ -82,6 +88,11 @@ fn race_single_increment_with_a_larger_hand_is_rejected() {
 #[test]
 fn solver_inputs() {
     smoke("solve", 20_000);
+}
+
+#[test]
+fn gui_messages() {
+    smoke("gui", 300);
 }
 
 #[test]
