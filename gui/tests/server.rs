@@ -175,20 +175,25 @@ async fn a_search_streams_info_and_answers_a_legal_move() {
     );
 }
 
-#[tokio::test]
-async fn a_finished_game_is_saved_as_a_record_choro_replay_accepts() {
-    let app = App::new(binary("choro"), &[]);
-    // Play a game to its end with the engine crate's first legal moves.
+/// An Adjiboto game played to its end with the engine crate's first legal
+/// moves: the start and the moves.
+fn finished_game() -> (Position, Vec<String>) {
     let start = Position::start(Variant::Adjiboto, 8, Opening::Sequential).unwrap();
     let mut g = Game::new(start);
     let mut moves = Vec::new();
     while g.outcome().is_none() {
         let p = *g.position();
-        let (m, _) = p.legal_moves()[0];
-        let m = p.restyle(m);
+        let m = p.restyle(p.legal_moves()[0].0);
         moves.push(m.to_string());
         g.play(&m).unwrap();
     }
+    (start, moves)
+}
+
+#[tokio::test]
+async fn a_finished_game_is_saved_as_a_record_choro_replay_accepts() {
+    let app = App::new(binary("choro"), &[]);
+    let (start, moves) = finished_game();
     let early = ask(
         &app,
         json!({"op": "record", "start": start.to_string(), "moves": &moves[..3]}),
@@ -224,15 +229,7 @@ async fn a_finished_game_is_saved_as_a_record_choro_replay_accepts() {
 #[tokio::test]
 async fn a_record_with_control_characters_in_the_names_reads_back() {
     let app = App::new(binary("choro"), &[]);
-    let start = Position::start(Variant::Adjiboto, 8, Opening::Sequential).unwrap();
-    let mut g = Game::new(start);
-    let mut moves = Vec::new();
-    while g.outcome().is_none() {
-        let p = *g.position();
-        let m = p.restyle(p.legal_moves()[0].0);
-        moves.push(m.to_string());
-        g.play(&m).unwrap();
-    }
+    let (start, moves) = finished_game();
     let r = ask(
         &app,
         json!({"op": "record", "start": start.to_string(), "moves": moves,
