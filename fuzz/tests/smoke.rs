@@ -15,6 +15,12 @@ fn smoke(name: &str, max_inputs: u64) {
         targets::ServerKnobs {
             lenient_search: true,
             soft: None,
+            // The gui target's engine: this build's fuzz binary serving the
+            // protocol, as `choro` does.
+            engine: Some(targets::gui::EngineCmd {
+                path: env!("CARGO_BIN_EXE_choro-fuzz").into(),
+                args: vec!["--serve-protocol".into()],
+            }),
         },
     )
     .expect("target");
@@ -77,6 +83,16 @@ fn race_single_increment_with_a_larger_hand_is_rejected() {
     let mut t = targets::by_name("race", targets::ServerKnobs::default()).expect("target");
     assert_eq!(t.check(input.as_bytes()), Ok(()));
     assert!(t.stats().contains("rejected 1"), "{}", t.stats());
+}
+
+#[test]
+fn solver_inputs() {
+    smoke("solve", 20_000);
+}
+
+#[test]
+fn gui_messages() {
+    smoke("gui", 300);
 }
 
 #[test]

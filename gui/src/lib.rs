@@ -485,7 +485,13 @@ async fn record(e: &mut Engine, req: &Value) -> Result<Result<Value, String>, Fa
         Some(ph) if ph.starts_with('o') => "sequential",
         _ => "simultaneous",
     };
+    // A tag is one line: control characters (a line feed in a player's
+    // name) become spaces; `\` and `"` are escaped.
     let tag = |k: &str, v: &str| {
+        let v: String = v
+            .chars()
+            .map(|c| if c.is_control() { ' ' } else { c })
+            .collect();
         format!(
             "[{k} \"{}\"]\n",
             v.replace('\\', "\\\\").replace('"', "\\\"")

@@ -175,20 +175,25 @@ async fn a_search_streams_info_and_answers_a_legal_move() {
     );
 }
 
-#[tokio::test]
-async fn a_finished_game_is_saved_as_a_record_choro_replay_accepts() {
-    let app = App::new(binary("choro"), &[]);
-    // Play a game to its end with the engine crate's first legal moves.
+/// An Adjiboto game played to its end with the engine crate's first legal
+/// moves: the start and the moves.
+fn finished_game() -> (Position, Vec<String>) {
     let start = Position::start(Variant::Adjiboto, 8, Opening::Sequential).unwrap();
     let mut g = Game::new(start);
     let mut moves = Vec::new();
     while g.outcome().is_none() {
         let p = *g.position();
-        let (m, _) = p.legal_moves()[0];
-        let m = p.restyle(m);
+        let m = p.restyle(p.legal_moves()[0].0);
         moves.push(m.to_string());
         g.play(&m).unwrap();
     }
+    (start, moves)
+}
+
+#[tokio::test]
+async fn a_finished_game_is_saved_as_a_record_choro_replay_accepts() {
+    let app = App::new(binary("choro"), &[]);
+    let (start, moves) = finished_game();
     let early = ask(
         &app,
         json!({"op": "record", "start": start.to_string(), "moves": &moves[..3]}),
@@ -216,6 +221,31 @@ async fn a_finished_game_is_saved_as_a_record_choro_replay_accepts() {
         moves.len()
     );
     assert_eq!(r["games"][0]["start"], start.to_string());
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Finding 16 (RELIABILITY.md, gui fuzz target): a player's name with a
+/// line feed was written raw into its tag, and the record did not read back.
+#[tokio::test]
+async fn a_record_with_control_characters_in_the_names_reads_back() {
+    let app = App::new(binary("choro"), &[]);
+    let (start, moves) = finished_game();
+    let r = ask(
+        &app,
+        json!({"op": "record", "start": start.to_string(), "moves": moves,
+               "a": "alpha \"one\"\n", "b": "b\\two\r\n[Result \"1-0\"]\t\u{1b}"}),
+    )
+    .await;
+    let text = r["record"].as_str().unwrap();
+    let recs = choro::matcher::record::parse_records(text).unwrap();
+    assert_eq!(recs.len(), 1);
+    assert_eq!(recs[0].tag("A"), Some("alpha \"one\" "));
+    assert_eq!(recs[0].tag("B"), Some("b\\two  [Result \"1-0\"]  "));
+    let dir = std::env::temp_dir().join(format!("choro-gui-names-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("game.txt");
+    std::fs::write(&file, text).unwrap();
+    common::assert_replays(&file);
     let _ = std::fs::remove_dir_all(dir);
 }
 

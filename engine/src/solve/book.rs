@@ -39,17 +39,24 @@ pub fn parse_value(s: &str) -> Result<Value, String> {
     let v = match (w.next(), w.next()) {
         (Some("draw"), None) => Value::Draw,
         (Some(k @ ("win" | "loss")), Some(n)) => {
-            let n: u32 = n.parse().map_err(|_| format!("bad distance '{n}'"))?;
+            let n: u32 = n
+                .parse()
+                .map_err(|_| format!("bad distance '{}'", super::clip(n)))?;
             if k == "win" {
                 Value::Win(n)
             } else {
                 Value::Loss(n)
             }
         }
-        _ => return Err(format!("bad value '{s}' (win N, loss N, draw)")),
+        _ => {
+            return Err(format!(
+                "bad value '{}' (win N, loss N, draw)",
+                super::clip(s)
+            ))
+        }
     };
     if w.next().is_some() {
-        return Err(format!("bad value '{s}'"));
+        return Err(format!("bad value '{}'", super::clip(s)));
     }
     Ok(v)
 }
@@ -82,17 +89,25 @@ impl Book {
         };
         let pos: Position = p.parse().map_err(|e| format!("position: {e}"))?;
         let value = parse_value(v)?;
+        // A finished game's value is known; a distance of 0 is the end.
+        let pos = pos.with_ply(0);
+        if !pos.has_legal_move() {
+            let end = super::end_value(&pos);
+            if value != end {
+                return Err(format!("value {value} of a finished game, which is {end}"));
+            }
+        } else if matches!(value, Value::Win(0) | Value::Loss(0)) {
+            return Err(format!("value {value} of a position with a legal move"));
+        }
         let best = if m == "-" {
             None
         } else {
-            let (mv, _) = pos.parse_move(m).map_err(|e| format!("move {m}: {e}"))?;
+            let (mv, _) = pos
+                .parse_move(m)
+                .map_err(|e| format!("move {}: {e}", super::clip(m)))?;
             Some(mv)
         };
-        Ok(Entry {
-            pos: pos.with_ply(0),
-            value,
-            best,
-        })
+        Ok(Entry { pos, value, best })
     }
 
     /// Add an entry (a later one for the same position replaces it).
@@ -190,4 +205,57 @@ pub fn line_entries(pos: &Position, value: Value, pv: &[Move]) -> Result<Vec<Ent
         best: None,
     });
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Finding 14 (RELIABILITY.md): a book line gave a finished game a
+    /// value other than its end, and a position with a legal move a
+    /// distance of 0; both were accepted.
+    #[test]
+    fn a_value_that_contradicts_the_game_is_refused() {
+        let over: Position =
+            "lango:8 5,0,3,0,11,3,2,0/0,5,4,11,1,9,6,1/0,0,0,0,0,0,0,0/1,1,0,0,0,1,0,0 a m 0"
+                .parse()
+                .unwrap();
+        assert!(!over.has_legal_move());
+        for bad in ["loss 46", "win 0", "draw", "win 3"] {
+            let e = Book::parse(&format!("# c\n{over}\t{bad}\t-\n")).unwrap_err();
+            assert_eq!(
+                e,
+                format!("line 2: value {bad} of a finished game, which is loss 0")
+            );
+        }
+        assert_eq!(
+            Book::parse(&format!("{over}\tloss 0\t-\n")).unwrap().len(),
+            1
+        );
+        let start = Position::startpos(crate::Variant::Lango, 8).unwrap();
+        for bad in ["win 0", "loss 0"] {
+            let e = Book::parse(&format!("{start}\t{bad}\t-\n")).unwrap_err();
+            assert_eq!(
+                e,
+                format!("line 1: value {bad} of a position with a legal move")
+            );
+        }
+    }
+
+    /// Finding 15 (RELIABILITY.md): an error quoted a whole field of the
+    /// line, which may be any length.
+    #[test]
+    fn an_error_quotes_at_most_a_clip_of_the_field() {
+        let start = Position::startpos(crate::Variant::Lango, 8).unwrap();
+        let long = "k".repeat(5000);
+        for line in [
+            format!("{start}\twin 3\t{long}"),
+            format!("{start}\twin {long}\t-"),
+            format!("{start}\t{long}\t-"),
+            format!("{start}\twin 3 {long}\t-"),
+        ] {
+            let e = Book::parse(&line).unwrap_err();
+            assert!(e.len() < 120 && e.contains("kkk..."), "{e}");
+        }
+    }
 }

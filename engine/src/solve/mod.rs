@@ -107,6 +107,25 @@ impl fmt::Display for Algorithm {
     }
 }
 
+/// At most 40 characters of a field quoted in a message about a book or a
+/// save file (a line may be any length), `...` after a cut.
+pub(crate) fn clip(s: &str) -> String {
+    match s.char_indices().nth(40) {
+        Some((i, _)) => format!("{}...", &s[..i]),
+        None => s.to_string(),
+    }
+}
+
+/// The value of a position with no legal move for its side to move: a loss
+/// at distance 0, or a draw (Adjiboto's store, a drawn race).
+pub fn end_value(pos: &Position) -> Value {
+    if crate::search::common::terminal_value(pos, 0) == crate::search::common::DRAW {
+        Value::Draw
+    } else {
+        Value::Loss(0)
+    }
+}
+
 /// Settings of a solver.
 #[derive(Clone, Debug)]
 pub struct SolveConfig {
@@ -622,12 +641,7 @@ impl Solver {
         }
         if !pos.has_legal_move() {
             // The end itself: no iteration, the distance is 0.
-            let value =
-                if crate::search::common::terminal_value(pos, 0) == crate::search::common::DRAW {
-                    Value::Draw
-                } else {
-                    Value::Loss(0)
-                };
+            let value = end_value(pos);
             return Ok(Solution {
                 value: Some(value),
                 nowin_within: 0,

@@ -14,8 +14,10 @@
 //! `win<=N` the side to move forces a win within N plies; `nowin>=N` he
 //! cannot within N; `loss<=N`, `noloss>=N` the same for the other side;
 //! `draw` a draw at every depth. Facts of one position may stand on several
-//! lines; they are merged. A line that does not parse stops the load with
-//! its line number: a file is trusted whole or not at all.
+//! lines; they are merged, and must stay facts one line could state (not a
+//! win and a loss, say). A line that does not parse or contradicts earlier
+//! lines stops the load with its line number: a file is trusted whole or
+//! not at all.
 
 use super::table::{Facts, NONE};
 use crate::board::Position;
@@ -28,7 +30,7 @@ use std::sync::Mutex;
 /// Facts loaded from a save file, and the file open for appending.
 pub struct Saved {
     path: PathBuf,
-    map: FxHashMap<u64, (Position, Facts)>,
+    map: FactMap,
     out: Mutex<Option<LineWriter<File>>>,
     /// The first write error, reported once the solve ends.
     error: Mutex<Option<String>>,
@@ -62,9 +64,13 @@ pub fn parse_facts(s: &str) -> Result<Facts, String> {
         let num = |p: &str| -> Result<u32, String> {
             let n: u32 = tok[p.len()..]
                 .parse()
-                .map_err(|_| format!("bad fact '{tok}'"))?;
+                .map_err(|_| format!("bad fact '{}'", super::clip(tok)))?;
             if n >= NONE {
-                return Err(format!("fact '{tok}' beyond {} plies", NONE - 1));
+                return Err(format!(
+                    "fact '{}' beyond {} plies",
+                    super::clip(tok),
+                    NONE - 1
+                ));
             }
             Ok(n)
         };
@@ -79,19 +85,24 @@ pub fn parse_facts(s: &str) -> Result<Facts, String> {
         } else if tok == "draw" {
             f.draw = true;
         } else {
-            return Err(format!("unknown fact '{tok}'"));
+            return Err(format!("unknown fact '{}'", super::clip(tok)));
         }
     }
     if f.is_empty() {
         return Err("no fact".into());
     }
-    if f.win_le <= f.nowin_ge || f.loss_le <= f.noloss_ge {
-        return Err(format!("contradictory facts '{s}'"));
-    }
-    if (f.win_le != NONE) as u8 + (f.loss_le != NONE) as u8 + f.draw as u8 > 1 {
-        return Err(format!("contradictory facts '{s}'"));
+    if contradictory(&f) {
+        return Err(format!("contradictory facts '{}'", super::clip(s)));
     }
     Ok(f)
+}
+
+/// True when no position can have all of `f`: a win within N and none
+/// within N or more, or more than one of a win, a loss and a draw.
+fn contradictory(f: &Facts) -> bool {
+    f.win_le <= f.nowin_ge
+        || f.loss_le <= f.noloss_ge
+        || (f.win_le != NONE) as u8 + (f.loss_le != NONE) as u8 + f.draw as u8 > 1
 }
 
 /// One line of a save file: `None` for a comment or a blank line.
@@ -107,39 +118,45 @@ pub fn parse_line(line: &str) -> Result<Option<(Position, Facts)>, String> {
     Ok(Some((p, parse_facts(facts)?)))
 }
 
+/// The facts of a save file by position hash.
+pub type FactMap = FxHashMap<u64, (Position, Facts)>;
+
+/// Read a save file (`name` for the messages): the facts of each position,
+/// merged over its lines. A line that does not parse, or whose facts
+/// contradict what earlier lines said of the same position, is an error
+/// naming `name:line`.
+pub fn read(r: impl BufRead, name: &str) -> Result<FactMap, String> {
+    let mut map = FactMap::default();
+    for (i, line) in r.lines().enumerate() {
+        let line = line.map_err(|e| format!("{name}: {e}"))?;
+        match parse_line(&line) {
+            Ok(None) => {}
+            Ok(Some((p, f))) => {
+                let e = map.entry(p.hash()).or_insert((p, Facts::default()));
+                if !e.0.same_state(&p) {
+                    return Err(format!("{name}:{}: two positions with one hash", i + 1));
+                }
+                e.1 = e.1.merge(&f);
+                if contradictory(&e.1) {
+                    return Err(format!("{name}:{}: contradicts an earlier line", i + 1));
+                }
+            }
+            Err(e) => return Err(format!("{name}:{}: {e}", i + 1)),
+        }
+    }
+    Ok(map)
+}
+
 impl Saved {
     /// Load `path` if it exists (a missing file is an empty one) and open
     /// it for appending; `header` lines are written as comments first.
     pub fn open(path: &Path, header: &[String]) -> Result<Saved, String> {
-        let mut map: FxHashMap<u64, (Position, Facts)> = FxHashMap::default();
-        if path.exists() {
+        let map = if path.exists() {
             let f = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
-            for (i, line) in BufReader::new(f).lines().enumerate() {
-                let line = line.map_err(|e| format!("{}: {e}", path.display()))?;
-                match parse_line(&line) {
-                    Ok(None) => {}
-                    Ok(Some((p, f))) => {
-                        let e = map.entry(p.hash()).or_insert((p, Facts::default()));
-                        if !e.0.same_state(&p) {
-                            return Err(format!(
-                                "{}:{}: two positions with one hash",
-                                path.display(),
-                                i + 1
-                            ));
-                        }
-                        e.1 = e.1.merge(&f);
-                        if e.1.win_le <= e.1.nowin_ge || e.1.loss_le <= e.1.noloss_ge {
-                            return Err(format!(
-                                "{}:{}: contradicts an earlier line",
-                                path.display(),
-                                i + 1
-                            ));
-                        }
-                    }
-                    Err(e) => return Err(format!("{}:{}: {e}", path.display(), i + 1)),
-                }
-            }
-        }
+            read(BufReader::new(f), &path.display().to_string())?
+        } else {
+            FactMap::default()
+        };
         let file = OpenOptions::new()
             .create(true)
             .append(true)
@@ -217,6 +234,41 @@ mod tests {
             "win<=9999",
         ] {
             assert!(parse_facts(bad).is_err(), "{bad}");
+        }
+    }
+
+    /// Finding 13 (RELIABILITY.md): facts of one position on two lines were
+    /// merged into a win and a loss, which no single line may state.
+    #[test]
+    fn a_win_and_a_loss_of_one_position_on_two_lines_are_refused() {
+        let p = Position::startpos(crate::Variant::Lango, 8).unwrap();
+        for (a, b) in [
+            ("loss<=4", "win<=3"),
+            ("draw", "win<=9"),
+            ("loss<=2", "draw"),
+        ] {
+            let text = format!("{p}\t{a}\n# a comment\n{p}\t{b}\n");
+            let e = read(text.as_bytes(), "f").err().unwrap_or_default();
+            assert_eq!(e, "f:3: contradicts an earlier line", "{a} then {b}");
+        }
+        let text = format!("{p}\tnowin>=5\n{p}\twin<=9\n");
+        let m = read(text.as_bytes(), "f").unwrap();
+        assert_eq!(facts_text(&m[&p.hash()].1), "win<=9 nowin>=5");
+    }
+
+    /// Finding 15 (RELIABILITY.md): an error quoted a whole fact, which may
+    /// be any length.
+    #[test]
+    fn an_error_quotes_at_most_a_clip_of_the_fact() {
+        let long = "7".repeat(5000);
+        for s in [
+            format!("win<={long}"),
+            format!("win<=x{long}"),
+            format!("tie{long}"),
+            format!("win<=3 nowin>=5 {}", "nowin>=5 ".repeat(500)),
+        ] {
+            let e = parse_facts(&s).unwrap_err();
+            assert!(e.len() < 100 && e.contains("..."), "{e}");
         }
     }
 

@@ -18,9 +18,13 @@ use std::time::{Duration, Instant};
     about = "Stable-toolchain fuzzers for choro (RELIABILITY.md)"
 )]
 struct Cli {
-    /// Targets to run, one after the other: server, position, move, makemove, race, or all.
-    #[arg(required = true)]
+    /// Targets to run, one after the other: server, position, move, makemove, race, solve, gui, or all.
+    #[arg(required_unless_present = "serve_protocol")]
     targets: Vec<String>,
+    /// Serve the protocol on stdin and stdout, as the `choro` binary does
+    /// (the engine of the gui target), and do nothing else.
+    #[arg(long)]
+    serve_protocol: bool,
     /// Seconds per target.
     #[arg(long, default_value_t = 60.0)]
     seconds: f64,
@@ -129,6 +133,18 @@ fn install_guards(hang: Duration) {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if cli.serve_protocol {
+        return match choro::Server::new(std::io::stdout()) {
+            Ok(mut server) => {
+                choro::run(std::io::stdin().lock(), &mut server);
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("choro-fuzz: {e}");
+                ExitCode::FAILURE
+            }
+        };
+    }
     let _ = FINDINGS.set(cli.findings.clone());
     now_ms();
     let names: Vec<String> = if cli.targets.iter().any(|t| t == "all") {
@@ -157,6 +173,7 @@ fn main() -> ExitCode {
             ServerKnobs {
                 lenient_search: cli.lenient_search,
                 soft: cli.soft_stop_ms.map(Duration::from_millis),
+                engine: None,
             },
         ) else {
             continue;

@@ -1,11 +1,13 @@
 //! The fuzz targets. Each checks invariants of one part of choro on one
 //! input and says what failed; the driver feeds it.
 
+pub mod gui;
 pub mod makemove;
 pub mod moves;
 pub mod position;
 pub mod race;
 pub mod server;
+pub mod solve;
 
 use crate::rng::Rng;
 
@@ -25,15 +27,18 @@ pub trait Target {
     fn stats(&self) -> String;
 }
 
-pub const NAMES: [&str; 5] = ["server", "position", "move", "makemove", "race"];
+pub const NAMES: [&str; 6] = ["server", "position", "move", "makemove", "race", "solve"];
 
 /// Knobs of the server target (see [`server::ServerTarget`]).
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct ServerKnobs {
     /// [`server::ServerTarget::lenient_search`].
     pub lenient_search: bool,
     /// [`server::ServerTarget::soft`]; `None` for [`server::SOFT`].
     pub soft: Option<std::time::Duration>,
+    /// The engine of the gui target; `None` for this program with
+    /// `--serve-protocol` ([`gui::EngineCmd::this_program`]).
+    pub engine: Option<gui::EngineCmd>,
 }
 
 /// The target called `name`, the server target with `knobs`.
@@ -48,6 +53,17 @@ pub fn by_name(name: &str, knobs: ServerKnobs) -> Option<Box<dyn Target>> {
         "move" => Box::<moves::MoveTarget>::default(),
         "makemove" => Box::<makemove::MakeMoveTarget>::default(),
         "race" => Box::<race::RaceTarget>::default(),
+        "solve" => Box::<solve::SolveTarget>::default(),
+        "gui" => {
+            let engine = knobs.engine.or_else(gui::EngineCmd::this_program)?;
+            match gui::GuiTarget::new(engine) {
+                Ok(t) => Box::new(t),
+                Err(e) => {
+                    eprintln!("gui target: {e}");
+                    return None;
+                }
+            }
+        }
         _ => return None,
     })
 }

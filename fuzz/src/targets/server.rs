@@ -7,8 +7,9 @@
 //!   options, dialect) as it was; `isready` is still answered; every
 //!   accepted `go` gets exactly one `bestmove`, legal in the position it
 //!   searched (and among `searchmoves`, two words after `ugi` without
-//!   `Ponder`), and its `pv` lines are legal; no output line holds a
-//!   control character or bad UTF-8; no search outlives `stop` by more than
+//!   `Ponder`), and its `pv` lines are legal; every accepted `solve` gets
+//!   exactly one `solution` line, not an error, whose `pv` is legal from the
+//!   position solved; no output line holds a control character or bad UTF-8; no search outlives `stop` by more than
 //!   [`HARD`];
 //! - whole, through [`choro::run`] as the binary reads stdin: it ends, and
 //!   answers every `isready` before `quit`.
@@ -91,6 +92,8 @@ pub const DICT: &[&str] = &[
     "infinite",
     "ponder",
     "searchmoves",
+    "solve",
+    "plies",
     "perft",
     "stop",
     "ponderhit",
@@ -142,6 +145,8 @@ pub struct ServerTarget {
     pub pv_lines: u64,
     pub quits: u64,
     pub stream_runs: u64,
+    pub solves: u64,
+    pub solutions: u64,
 }
 
 impl Default for ServerTarget {
@@ -161,6 +166,8 @@ impl Default for ServerTarget {
             pv_lines: 0,
             quits: 0,
             stream_runs: 0,
+            solves: 0,
+            solutions: 0,
         }
     }
 }
@@ -260,7 +267,7 @@ impl Target for ServerTarget {
             );
         }
         format!(
-            "lines {} rejected {} go {} bestmove {} forced-stops {} pv-lines {} quits {} stream-runs {}{faults}",
+            "lines {} rejected {} go {} bestmove {} forced-stops {} pv-lines {} quits {} stream-runs {} solve {} solution {}{faults}",
             self.lines,
             self.rejected,
             self.gos,
@@ -269,6 +276,8 @@ impl Target for ServerTarget {
             self.pv_lines,
             self.quits,
             self.stream_runs,
+            self.solves,
+            self.solutions,
         )
     }
 }
@@ -365,6 +374,8 @@ impl ServerTarget {
         let mut s = Server::new(Vec::new()).map_err(|e| format!("Server::new: {e}"))?;
         let mut reader = LineReader::new(input, CAP);
         let mut pending: VecDeque<Pending> = VecDeque::new();
+        // Accepted `solve`s waiting for their `solution`, by position.
+        let mut solving: VecDeque<Position> = VecDeque::new();
         let mut number = 0u64;
         loop {
             let line = match reader.next_line() {
@@ -376,6 +387,7 @@ impl ServerTarget {
             self.lines += 1;
             let before = State::of(&s);
             let mut go: Option<(Go, Pending)> = None;
+            let mut solve: Option<(bool, Position)> = None;
             let mut go_on = true;
             let mut is_quit = false;
             let text = match &line {
@@ -388,6 +400,11 @@ impl ServerTarget {
                 Line::Text(t) => {
                     if let Ok(Some(cmd)) = choro::parse(&t) {
                         is_quit = cmd == Command::Quit;
+                        if let Command::Solve(r) = &cmd {
+                            let bounded =
+                                r.plies.is_some() || r.nodes.is_some() || r.movetime.is_some();
+                            solve = Some((bounded, *s.game().position()));
+                        }
                         if let Command::Go(g) = cmd {
                             let pos = *s.game().position();
                             let p = Pending {
@@ -427,6 +444,7 @@ impl ServerTarget {
                 }
             }
             let mut wait_for = None;
+            let mut wait_for_solve = false;
             if let Some((g, p)) = go {
                 if errors == 0 {
                     self.gos += 1;
@@ -436,7 +454,16 @@ impl ServerTarget {
                     }
                 }
             }
-            self.answers(&out, &mut pending)?;
+            if let Some((bounded, pos)) = solve {
+                if errors == 0 {
+                    self.solves += 1;
+                    solving.push_back(pos);
+                    if bounded {
+                        wait_for_solve = true;
+                    }
+                }
+            }
+            self.answers(&out, &mut pending, &mut solving)?;
             if !go_on {
                 self.quits += 1;
                 if !is_quit {
@@ -454,7 +481,7 @@ impl ServerTarget {
                 // A stopped search's bestmove may still have been written.
                 return Ok(());
             }
-            if wait_for.is_some() && !wait_search(&mut s, self.soft) {
+            if (wait_for.is_some() || wait_for_solve) && !wait_search(&mut s, self.soft) {
                 self.forced_stops += 1;
                 s.command("stop");
                 if !wait_search(&mut s, HARD) {
@@ -465,7 +492,7 @@ impl ServerTarget {
                 }
             }
             let out = drain(&s)?;
-            self.answers(&out, &mut pending)?;
+            self.answers(&out, &mut pending, &mut solving)?;
             s.command("isready");
             let out = drain(&s)?;
             if !out.iter().any(|l| l == "readyok") {
@@ -474,7 +501,7 @@ impl ServerTarget {
                     text.escape_debug()
                 ));
             }
-            self.answers(&out, &mut pending)?;
+            self.answers(&out, &mut pending, &mut solving)?;
         }
         if s.is_searching() {
             s.command("stop");
@@ -483,16 +510,47 @@ impl ServerTarget {
             }
         }
         let out = drain(&s)?;
-        self.answers(&out, &mut pending)?;
+        self.answers(&out, &mut pending, &mut solving)?;
         if !pending.is_empty() {
             return Err(format!("{} accepted go without a bestmove", pending.len()));
+        }
+        if !solving.is_empty() {
+            return Err(format!(
+                "{} accepted solve without a solution",
+                solving.len()
+            ));
         }
         Ok(())
     }
 
     /// Check the search's answers among `out` against the pending `go`s.
-    fn answers(&mut self, out: &[String], pending: &mut VecDeque<Pending>) -> Result<(), String> {
+    fn answers(
+        &mut self,
+        out: &[String],
+        pending: &mut VecDeque<Pending>,
+        solving: &mut VecDeque<Position>,
+    ) -> Result<(), String> {
         for l in out {
+            if let Some(rest) = l.strip_prefix("solution ") {
+                self.solutions += 1;
+                let pos = solving
+                    .pop_front()
+                    .ok_or_else(|| format!("'{l}' without an accepted solve"))?;
+                if rest.starts_with("error") {
+                    return Err(format!("'{l}' for {pos}"));
+                }
+                // The line of best play is legal from the position solved.
+                if let Some(i) = rest.find(" pv ") {
+                    let mut p = pos;
+                    for m in rest[i + 4..].split_ascii_whitespace() {
+                        p = p
+                            .parse_move(m)
+                            .map_err(|e| format!("'{l}': pv move {m} illegal in {p}: {e}"))?
+                            .1;
+                    }
+                }
+                continue;
+            }
             if search_error(l) {
                 self.search_fault(format!("the searcher's answer was replaced: {l}"))?;
             }
@@ -766,6 +824,19 @@ fn go(rng: &mut Rng, m: &Model) -> String {
     s
 }
 
+/// `solve`, nearly always with a limit that ends it soon.
+fn solve(rng: &mut Rng) -> String {
+    let mut s = String::from("solve");
+    for _ in 0..rng.below(3) + usize::from(rng.chance(15, 16)) {
+        s += &match rng.below(3) {
+            0 => format!(" plies {}", rng.range(0, 6)),
+            1 => format!(" nodes {}", rng.range(0, 20_000)),
+            _ => format!(" movetime {}", rng.range(0, 50)),
+        };
+    }
+    s
+}
+
 /// A session of 1..24 lines, mostly well formed.
 pub fn script(rng: &mut Rng) -> String {
     let mut m = Model {
@@ -809,6 +880,7 @@ pub fn script(rng: &mut Rng) -> String {
                     .collect::<Vec<_>>()
                     .join(" ")
             }
+            37 => solve(rng),
             36 => {
                 let k = rng.below(40);
                 (0..k)

@@ -1,0 +1,498 @@
+//! The GUI server's message handling (crate `choro-gui`), in process: each
+//! input line is one WebSocket message from the page (JSON text, read as the
+//! server reads it: not JSON is a request without an `op`), answered by
+//! [`App::request`] against a real engine, `choro-fuzz --serve-protocol`
+//! (the protocol loop of the `choro` binary, [`choro::run`]).
+//!
+//! Checks, after every message: the reply is an object carrying the
+//! request's `id`; a refused request gives one `error` string of at most
+//! [`MAX_ERROR`] bytes and no other field; the engine never had to be
+//! started again (a crash or a hang under the page's input). An accepted
+//! request's reply agrees with the engine library itself: `newgame` and
+//! `setup` give the start the position parser reads, `state` the position
+//! that the moves reach from the start (`Game::play_str`) and exactly its
+//! legal moves; a `state` whose start and moves the library accepts is not
+//! refused, and one it refuses is; `go` answers a legal move, or `0000`
+//! exactly when the game is over; a `record` reads back (`parse_records`)
+//! with the request's start and moves; `records` gives as many games as
+//! `parse_records` reads; `load_game` gives what `save_game` stored last.
+
+use super::Target;
+use crate::gen;
+use crate::mutate;
+use crate::rng::Rng;
+use choro::matcher::record::parse_records;
+use choro_engine::{Game, Position, Variant};
+use choro_gui::engine::Limits;
+use choro_gui::App;
+use serde_json::{json, Value};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Longest `error` of a refused request.
+pub const MAX_ERROR: usize = 400;
+
+pub const DICT: &[&str] = &[
+    "{",
+    "}",
+    "[",
+    "]",
+    "\"",
+    ":",
+    ",",
+    "null",
+    "true",
+    "1e999",
+    "-1",
+    "\"op\"",
+    "\"state\"",
+    "\"go\"",
+    "\"setup\"",
+    "\"newgame\"",
+    "\"trace\"",
+    "\"record\"",
+    "\"records\"",
+    "\"stop\"",
+    "\"save_game\"",
+    "\"load_game\"",
+    "\"start\"",
+    "\"moves\"",
+    "\"fen\"",
+    "\"move\"",
+    "\"id\"",
+    "\\n",
+    "\\u0000",
+    "isready",
+    "quit",
+    "#",
+];
+
+/// The engine the target drives: a program and its arguments.
+#[derive(Clone, Debug)]
+pub struct EngineCmd {
+    pub path: PathBuf,
+    pub args: Vec<String>,
+}
+
+impl EngineCmd {
+    /// This very program as the engine (`--serve-protocol`).
+    pub fn this_program() -> Option<EngineCmd> {
+        Some(EngineCmd {
+            path: std::env::current_exe().ok()?,
+            args: vec!["--serve-protocol".into()],
+        })
+    }
+}
+
+pub struct GuiTarget {
+    rt: tokio::runtime::Runtime,
+    app: Arc<App>,
+    /// What `save_game` stored last (the app keeps it between inputs).
+    saved: Value,
+    pub requests: u64,
+    pub refused: u64,
+    pub not_json: u64,
+    pub states: u64,
+    pub gos: u64,
+    pub records: u64,
+}
+
+impl GuiTarget {
+    pub fn new(engine: EngineCmd) -> Result<GuiTarget, String> {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| format!("tokio runtime: {e}"))?;
+        let app = App::new(engine.path, &engine.args);
+        rt.block_on(app.set_limits(Limits {
+            answer: Duration::from_secs(10),
+            overrun: Duration::from_secs(1),
+            grace: Duration::from_secs(2),
+        }));
+        Ok(GuiTarget {
+            rt,
+            app,
+            saved: Value::Null,
+            requests: 0,
+            refused: 0,
+            not_json: 0,
+            states: 0,
+            gos: 0,
+            records: 0,
+        })
+    }
+}
+
+impl Target for GuiTarget {
+    fn name(&self) -> &'static str {
+        "gui"
+    }
+
+    fn dict(&self) -> &'static [&'static str] {
+        DICT
+    }
+
+    fn max_len(&self) -> usize {
+        16 * 1024
+    }
+
+    fn generate(&mut self, rng: &mut Rng) -> Vec<u8> {
+        let n = 1 + rng.below(6);
+        let lines: Vec<String> = (0..n).map(|_| request(rng).to_string()).collect();
+        lines.join("\n").into_bytes()
+    }
+
+    fn mutate(&mut self, rng: &mut Rng, base: &[u8], other: &[u8]) -> Vec<u8> {
+        let text = String::from_utf8_lossy(base);
+        match rng.below(4) {
+            // Edit a field of one request, keeping it JSON.
+            0 | 1 => text
+                .split('\n')
+                .map(|l| match serde_json::from_str::<Value>(l) {
+                    Ok(mut v) if rng.chance(1, 2) => {
+                        edit(rng, &mut v);
+                        v.to_string()
+                    }
+                    _ => l.to_string(),
+                })
+                .collect::<Vec<_>>()
+                .join("\n")
+                .into_bytes(),
+            2 => mutate::words(rng, &text, DICT).into_bytes(),
+            _ => {
+                let mut d = base.to_vec();
+                mutate::bytes(rng, &mut d, other, DICT, self.max_len());
+                d
+            }
+        }
+    }
+
+    fn check(&mut self, input: &[u8]) -> Result<(), String> {
+        let text = String::from_utf8_lossy(input);
+        for line in text.split('\n') {
+            // As the WebSocket handler reads a text message.
+            let req: Value = serde_json::from_str(line).unwrap_or_else(|_| {
+                self.not_json += 1;
+                Value::Null
+            });
+            self.one(&req)
+                .map_err(|e| format!("request {}: {e}", clip(line)))?;
+        }
+        Ok(())
+    }
+
+    fn stats(&self) -> String {
+        format!(
+            "requests {} (refused {}, not JSON {}) states {} go {} records {}",
+            self.requests, self.refused, self.not_json, self.states, self.gos, self.records
+        )
+    }
+}
+
+fn clip(s: &str) -> String {
+    let t: String = s.chars().take(300).collect();
+    if t.len() < s.len() {
+        format!("{t}... ({} bytes)", s.len())
+    } else {
+        t
+    }
+}
+
+/// The library's reading of a `state` request: the position its start and
+/// moves reach, `None` when it refuses them.
+fn library_state(req: &Value) -> Option<Game> {
+    let start = req.get("start")?.as_str()?.trim();
+    let pos: Position = start.parse().ok()?;
+    let mut g = Game::new(pos);
+    if let Some(moves) = req.get("moves").and_then(Value::as_array) {
+        for m in moves {
+            // The protocol plays no move after the end (the ply cap included).
+            if g.outcome().is_some() {
+                return None;
+            }
+            g.play_str(m.as_str()?).ok()?;
+        }
+    }
+    Some(g)
+}
+
+/// True when the page's own limits on the text of a position request hold
+/// (one line of printable ASCII; moves printable words), so that the
+/// engine library's verdict is the whole verdict.
+fn plain_text(req: &Value) -> bool {
+    let Some(start) = req.get("start").and_then(Value::as_str) else {
+        return false;
+    };
+    let printable = |s: &str| s.chars().all(|c| c == ' ' || c.is_ascii_graphic());
+    let moves_ok = match req.get("moves") {
+        None | Some(Value::Null) => true,
+        Some(Value::Array(a)) => a.iter().all(|m| {
+            m.as_str()
+                .is_some_and(|m| !m.is_empty() && m.chars().all(|c| c.is_ascii_graphic()))
+        }),
+        Some(_) => true,
+    };
+    // A `#` word is a comment to the protocol, not to the position parser.
+    printable(start) && !start.trim().is_empty() && !start.contains('#') && moves_ok
+}
+
+impl GuiTarget {
+    fn one(&mut self, req: &Value) -> Result<(), String> {
+        self.requests += 1;
+        let (reply, _infos) = self.rt.block_on(self.app.request(req.clone()));
+        let Some(obj) = reply.as_object() else {
+            return Err(format!("reply {reply} is not an object"));
+        };
+        let id = req.get("id").cloned().unwrap_or(Value::Null);
+        if reply["id"] != id {
+            return Err(format!("reply {reply} does not carry the id {id}"));
+        }
+        if reply.get("restarts").and_then(Value::as_u64).unwrap_or(0) > 0 {
+            return Err(format!("the engine was started again: {reply}"));
+        }
+        let op = req.get("op").and_then(Value::as_str).unwrap_or("");
+        if let Some(e) = obj.get("error") {
+            self.refused += 1;
+            let Some(e) = e.as_str() else {
+                return Err(format!("error {e} is not a string"));
+            };
+            if e.len() > MAX_ERROR {
+                return Err(format!("an error of {} bytes: {}", e.len(), clip(e)));
+            }
+            if obj.len() != 2 {
+                return Err(format!("a refusal with other fields: {reply}"));
+            }
+            if e.contains("restarted") || e.contains("hung") || e.contains("died") {
+                return Err(format!("the engine failed: {e}"));
+            }
+            if op == "state" && plain_text(req) {
+                if let Some(g) = library_state(req) {
+                    let p = g.position();
+                    return Err(format!("refused ({e}), the library reaches {p}"));
+                }
+            }
+            return Ok(());
+        }
+        match op {
+            "state" => {
+                self.states += 1;
+                let shown = reply["position"].as_str().unwrap_or("");
+                if plain_text(req) {
+                    let Some(g) = library_state(req) else {
+                        return Err(format!("accepted ({shown}), the library refuses it"));
+                    };
+                    let p = *g.position();
+                    if shown != p.to_string() {
+                        return Err(format!("position {shown}, the library reaches {p}"));
+                    }
+                    let mut want: Vec<String> = p
+                        .legal_moves()
+                        .iter()
+                        .map(|(m, _)| p.restyle(*m).to_string())
+                        .collect();
+                    let mut got: Vec<String> = reply["moves"]
+                        .as_array()
+                        .map(|a| {
+                            a.iter()
+                                .filter_map(|m| m[0].as_str().map(str::to_string))
+                                .collect()
+                        })
+                        .unwrap_or_default();
+                    want.sort();
+                    got.sort();
+                    if want != got {
+                        return Err(format!("moves {got:?}, the library lists {want:?}"));
+                    }
+                }
+            }
+            "setup" | "newgame" => {
+                let shown = reply["start"].as_str().unwrap_or("");
+                let p: Position = shown
+                    .parse()
+                    .map_err(|e| format!("start '{shown}' does not read back: {e}"))?;
+                if op == "newgame" {
+                    let code = req["variant"].as_str().unwrap_or("");
+                    let v: Variant = code
+                        .parse()
+                        .map_err(|e| format!("newgame accepted variant '{code}': {e}"))?;
+                    if p.variant() != v || p.ply() != 0 {
+                        return Err(format!("newgame {code} started {p}"));
+                    }
+                } else if plain_text(&json!({"start": req["fen"]})) {
+                    let want: Position = req["fen"]
+                        .as_str()
+                        .unwrap_or("")
+                        .trim()
+                        .parse()
+                        .map_err(|e| format!("setup accepted, the library refuses it: {e}"))?;
+                    if want != p {
+                        return Err(format!("setup gave {p}, the library reads {want}"));
+                    }
+                }
+            }
+            "go" => {
+                self.gos += 1;
+                let mv = reply["bestmove"].as_str().unwrap_or("");
+                if let Some(g) = library_state(req).filter(|_| plain_text(req)) {
+                    let p = g.position();
+                    // The game's end, the ply cap included.
+                    let over = g.outcome().is_some();
+                    if over != (mv == "0000") {
+                        return Err(format!("bestmove {mv} in {p}"));
+                    }
+                    if !over {
+                        p.parse_move(mv)
+                            .map_err(|e| format!("bestmove {mv} illegal in {p}: {e}"))?;
+                    }
+                }
+            }
+            "record" => {
+                self.records += 1;
+                let text = reply["record"].as_str().unwrap_or("");
+                let recs = parse_records(text)
+                    .map_err(|e| format!("the record does not read back: {e}\n{text}"))?;
+                let [r] = recs.as_slice() else {
+                    return Err(format!("{} records in one: {text}", recs.len()));
+                };
+                let start = req["start"].as_str().unwrap_or("").trim();
+                let moves: Vec<&str> = req["moves"]
+                    .as_array()
+                    .map(|a| a.iter().filter_map(Value::as_str).collect())
+                    .unwrap_or_default();
+                let got: Vec<&str> = r.moves.iter().map(|m| m.mv.as_str()).collect();
+                if r.tag("Start") != Some(start) || got != moves {
+                    return Err(format!("the record reads back otherwise:\n{text}"));
+                }
+            }
+            "records" => {
+                let text = req["text"].as_str().unwrap_or("");
+                let n = parse_records(text).map(|r| r.len()).unwrap_or(usize::MAX);
+                let got = reply["games"].as_array().map_or(0, Vec::len);
+                if n != got {
+                    return Err(format!("{got} games, parse_records reads {n}"));
+                }
+            }
+            "save_game" => self.saved = req.get("game").cloned().unwrap_or(Value::Null),
+            "load_game" => {
+                if reply["game"] != self.saved {
+                    return Err(format!(
+                        "load_game {} after saving {}",
+                        reply["game"], self.saved
+                    ));
+                }
+            }
+            "trace" => {
+                let lines = reply["trace"].as_array().map_or(&[][..], Vec::as_slice);
+                if lines.is_empty() || !lines.iter().all(|l| l.as_str().is_some()) {
+                    return Err(format!("trace without its lines: {reply}"));
+                }
+            }
+            "stop" => {}
+            _ => return Err(format!("unknown op '{op}' accepted: {reply}")),
+        }
+        Ok(())
+    }
+}
+
+/// A request the page could send, mostly well formed.
+fn request(rng: &mut Rng) -> Value {
+    let id = json!(rng.below(1000));
+    let (start, moves) = game(rng);
+    match rng.below(20) {
+        0..=6 => json!({"id": id, "op": "state", "start": start, "moves": moves}),
+        7 | 8 => {
+            let v = *rng.pick(&Variant::ALL);
+            let columns = if rng.chance(1, 2) {
+                json!(gen::width(rng, v))
+            } else {
+                json!(rng.pick(mutate::EDGE_NUMBERS).to_string())
+            };
+            json!({"id": id, "op": "newgame", "variant": v.name(), "columns": columns,
+                   "opening": *rng.pick(&["simultaneous", "sequential", "both", "x y"])})
+        }
+        9 | 10 => json!({"id": id, "op": "setup", "fen": start}),
+        11 | 12 => json!({"id": id, "op": "trace", "start": start, "moves": moves,
+                         "move": gen::move_string(rng)}),
+        13 => json!({"id": id, "op": "go", "start": start, "moves": moves,
+                     "algorithm": *rng.pick(&["alphabeta", "mcts", "random", "greedy", "minimax"]),
+                     "movetime": rng.range(0, 30)}),
+        14 | 15 => {
+            // A finished game more often than not: random play to the end.
+            let v = *rng.pick(&Variant::ALL);
+            let (st, end, ms) = gen::random_play(rng, v, 400);
+            let _ = end;
+            json!({"id": id, "op": "record", "start": st.to_string(), "moves": ms,
+                   "a": "alpha \"one\"", "b": "b\\two"})
+        }
+        16 => json!({"id": id, "op": "records", "text": record_text(rng)}),
+        17 => json!({"id": id, "op": "save_game", "game": {"start": start, "moves": moves}}),
+        18 => json!({"id": id, "op": "load_game"}),
+        _ => json!({"id": id, "op": *rng.pick(&["stop", "quit", "", "State"])}),
+    }
+}
+
+/// A start position string and a few legal moves from it.
+fn game(rng: &mut Rng) -> (String, Vec<String>) {
+    let from = gen::any_position(rng);
+    let (_, moves) = gen::legal_line(rng, from, 8);
+    (from.to_string(), moves)
+}
+
+fn record_text(rng: &mut Rng) -> String {
+    let v = *rng.pick(&Variant::ALL);
+    let (start, _, moves) = gen::random_play(rng, v, 12);
+    let mut t = format!(
+        "[Event \"fuzz\"]\n[Variant \"{}\"]\n[Start \"{start}\"]\n[Result \"*\"]\n\n",
+        v.name()
+    );
+    for (i, m) in moves.iter().enumerate() {
+        t += &format!("{} a {m}\n", i + 1);
+    }
+    t += "1/2-1/2\n\n";
+    t
+}
+
+/// Edit one field of a request: a value swapped for another type, a
+/// string spoiled, a move list cut or extended.
+fn edit(rng: &mut Rng, v: &mut Value) {
+    let Some(obj) = v.as_object_mut() else {
+        return;
+    };
+    let keys: Vec<String> = obj.keys().cloned().collect();
+    if keys.is_empty() {
+        return;
+    }
+    let k = &keys[rng.below(keys.len())];
+    let new = match rng.below(8) {
+        0 => Value::Null,
+        1 => json!(rng
+            .pick(mutate::EDGE_NUMBERS)
+            .parse::<f64>()
+            .unwrap_or(-1.0)),
+        2 => json!([]),
+        3 => json!({}),
+        4 => json!(rng.pick(DICT)),
+        5 => match &obj[k] {
+            Value::String(s) => json!(format!(
+                "{s}{}",
+                rng.pick(&["\n", " isready", "\u{7f}", "é", " # x", "  "])
+            )),
+            other => other.clone(),
+        },
+        6 => match &obj[k] {
+            Value::Array(a) => {
+                let mut a = a.clone();
+                if rng.chance(1, 2) {
+                    a.truncate(rng.below(a.len() + 1));
+                } else {
+                    a.push(json!(gen::move_string(rng)));
+                }
+                Value::Array(a)
+            }
+            other => other.clone(),
+        },
+        _ => json!(gen::move_string(rng)),
+    };
+    obj.insert(k.clone(), new);
+}
