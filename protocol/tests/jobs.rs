@@ -2,7 +2,9 @@
 //! the real binary: the parts' union is the unsplit run (a solve's matrix,
 //! value and line; a match's report and JSON summary), a part run twice
 //! writes the same file, a part that dies leaves none, and merge refuses
-//! missing, duplicate, unfinished and mismatched parts.
+//! missing, duplicate, unfinished and mismatched parts. The bounded solves
+//! name `--algorithm ab`, whose `--plies` bounds the whole solve (df-pn's
+//! bounds only the distance: PROTOCOL.md).
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -68,7 +70,7 @@ fn proven(out: &str) -> Vec<String> {
 #[test]
 fn a_blind_solve_split_by_cells_merges_to_the_same_matrix() {
     let d = dir("cells");
-    let args = ["--variant", "lango", "--plies", "6"];
+    let args = ["--variant", "lango", "--plies", "6", "--algorithm", "ab"];
     let (rc, whole, _) = common::tool("solve", &args);
     assert_eq!(rc, 0);
     let parts = run_parts("solve", &args, 4, &d, "cell");
@@ -104,7 +106,12 @@ fn subtrees_solved_apart_give_the_roots_value_and_line() {
     let d = dir("subtrees");
     for (args, n, value, pv) in [
         // A loss needs every child proven.
-        (vec!["--pos", LOSS4], 4, "value loss 4 for B", "pv 14 3 9 2"),
+        (
+            vec!["--pos", LOSS4, "--algorithm", "ab"],
+            4,
+            "value loss 4 for B",
+            "pv 14 3 9 2",
+        ),
         // A win where the other children are only bounded (--plies 5).
         (
             vec![
@@ -116,6 +123,8 @@ fn subtrees_solved_apart_give_the_roots_value_and_line() {
                 "sequential",
                 "--plies",
                 "5",
+                "--algorithm",
+                "ab",
             ],
             5,
             "value win 5 for A",
@@ -151,7 +160,7 @@ fn subtrees_solved_apart_give_the_roots_value_and_line() {
 #[test]
 fn a_part_run_twice_writes_the_same_file_and_a_dead_part_leaves_none() {
     let d = dir("again");
-    let args = ["--variant", "lango", "--plies", "8"];
+    let args = ["--variant", "lango", "--plies", "8", "--algorithm", "ab"];
     let a = run_parts("solve", &args, 4, &d, "a");
     let b = run_parts("solve", &args, 4, &d, "b");
     for (x, y) in a.iter().zip(&b) {
@@ -283,7 +292,13 @@ fn merge_refuses_what_is_not_one_finished_run() {
     let other = match_args("8", "4");
     let other: Vec<&str> = other.iter().map(String::as_str).collect();
     let reseeded = run_parts("match", &other, 3, &d, "seed4");
-    let solve = run_parts("solve", &["--variant", "lango", "--plies", "4"], 3, &d, "s");
+    let solve = run_parts(
+        "solve",
+        &["--variant", "lango", "--plies", "4", "--algorithm", "ab"],
+        3,
+        &d,
+        "s",
+    );
     let (rc, _, err) = merge(&parts, &[]);
     assert_eq!(rc, 0, "{err}");
 
