@@ -261,6 +261,10 @@ fn book_result(game: &Game, limits: &Limits, info: &mut dyn FnMut(&Info)) -> Opt
     proof.report(game, info)
 }
 
+/// The least share of a move's time worth a solve: below it (fast games)
+/// the solver's threads cost more than it proves.
+const MIN_SOLVE_TIME: Duration = Duration::from_millis(20);
+
 /// A proven value and a move that keeps it, from the book or the solver.
 struct Proof {
     value: Value,
@@ -544,6 +548,9 @@ impl Searcher {
         let overhead = Duration::from_millis(self.config.move_overhead_ms);
         let (soft, hard) = time::allocate(limits, overhead, pos.side_to_move());
         let budget = (soft.or(hard)? * share / 100).checked_sub(start.elapsed())?;
+        if budget < MIN_SOLVE_TIME {
+            return None;
+        }
         let solve_limits = SolveLimits {
             time: Some(budget),
             ..SolveLimits::default()
