@@ -922,7 +922,15 @@ mod tests {
     fn a_timed_go_plays_the_solvers_proof_and_a_fixed_depth_does_not() {
         let mut s = server();
         let lost = "position fen lango:8 0,0,0,0,0,0,0,2/0,0,0,1,0,0,0,0/0,0,1,0,0,2,0,0/0,0,0,0,0,0,0,1 a m";
-        let out = talk(&mut s, &["ugi", lost, "go movetime 2000"]);
+        let out = talk(
+            &mut s,
+            &[
+                "ugi",
+                "setoption name SolveShare value 10",
+                lost,
+                "go movetime 2000",
+            ],
+        );
         let n = out.len();
         assert!(
             out[n - 3].starts_with("info depth 4 score loss 4 nodes ")
