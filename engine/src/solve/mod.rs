@@ -641,18 +641,10 @@ impl Solver {
         }
         if !pos.has_legal_move() {
             // The end itself: no iteration, the distance is 0.
-            let value = end_value(pos);
             return Ok(Solution {
-                value: Some(value),
-                nowin_within: 0,
-                noloss_within: 0,
-                win_within: None,
-                loss_within: None,
-                pns: None,
-                pv: Vec::new(),
-                nodes: 0,
-                proven: 0,
+                value: Some(end_value(pos)),
                 elapsed: start.elapsed(),
+                ..Solution::unknown()
             });
         }
         let max = limits.plies.unwrap_or(MAX_PLIES).min(MAX_PLIES);
