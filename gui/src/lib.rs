@@ -162,17 +162,24 @@ fn text(v: &Value, key: &str) -> Result<String, String> {
         .ok_or_else(|| format!("request without '{key}'"))
 }
 
+/// Whether `s` is one token the engine reads as a word: printable ASCII,
+/// and not beginning with `#`, which would make it and the rest of the line
+/// a comment to the protocol (so later moves would be dropped unseen).
+fn one_word(s: &str) -> bool {
+    !s.is_empty() && !s.starts_with('#') && s.chars().all(|c| c.is_ascii_graphic())
+}
+
 /// A word the page sends to the engine: one token of printable ASCII, so
 /// that no request can smuggle a second command into a line.
 fn word(v: &Value, key: &str) -> Result<String, String> {
     let s = text(v, key)?;
-    if s.is_empty() || s.len() > 200 || !s.chars().all(|c| c.is_ascii_graphic()) {
+    if s.len() > 200 || !one_word(&s) {
         return Err(format!("bad '{key}': {s:?}"));
     }
     Ok(s)
 }
 
-/// A position string: printable ASCII and spaces, one line.
+/// A position string: printable ASCII and spaces, one line, no `#` word.
 fn fen(v: &Value, key: &str) -> Result<String, String> {
     let s = text(v, key)?;
     if s.trim().is_empty()
@@ -180,6 +187,9 @@ fn fen(v: &Value, key: &str) -> Result<String, String> {
         || !s.chars().all(|c| c == ' ' || c.is_ascii_graphic())
     {
         return Err("the position string must be one line of printable characters".into());
+    }
+    if s.split(' ').any(|w| w.starts_with('#')) {
+        return Err("the position string must not hold a '#' word (a protocol comment)".into());
     }
     Ok(s.trim().to_string())
 }
@@ -196,7 +206,7 @@ fn position_cmd(v: &Value) -> Result<String, String> {
         s.push_str(" moves");
         for m in moves {
             let m = m.as_str().ok_or("a move that is not a string")?;
-            if m.is_empty() || !m.chars().all(|c| c.is_ascii_graphic()) {
+            if !one_word(m) {
                 return Err(format!("bad move {m:?}"));
             }
             s.push(' ');

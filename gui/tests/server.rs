@@ -88,6 +88,24 @@ async fn state_new_game_setup_and_trace_come_from_the_engine() {
     let t = r["trace"].as_array().unwrap();
     assert_eq!(t.len(), 1, "a blind start is traced whole: {r}");
     assert_eq!(r["restarts"], 0);
+    // A `#` word is a comment to the protocol: sent on, it would drop every
+    // later move unseen and show a position the page never asked for
+    // (RELIABILITY finding 18). Refused, in a move and in the start.
+    let r = ask(
+        &app,
+        json!({"op": "state", "start": start.to_string(), "moves": ["b", "#b", "a"]}),
+    )
+    .await;
+    assert!(
+        r["error"].as_str().unwrap().starts_with("bad move \"#b\""),
+        "{r}"
+    );
+    let r = ask(
+        &app,
+        json!({"op": "state", "start": format!("{start} #b"), "moves": ["b"]}),
+    )
+    .await;
+    assert!(r["error"].as_str().unwrap().contains("'#'"), "{r}");
     // Unknown requests and garbage are answered, not fatal.
     assert!(ask(&app, json!({"op": "fly"})).await["error"].is_string());
     assert!(ask(&app, json!(42)).await["error"].is_string());
