@@ -393,7 +393,7 @@ impl Searcher {
         Searcher {
             tt: tt::Table::new(sizes.table_mb),
             tree,
-            solver: Solver::with_table(facts, config.threads),
+            solver: Solver::with_table(facts),
             config,
             eval: Eval::default(),
             ab: AbOptions::default(),
@@ -442,7 +442,6 @@ impl Searcher {
             };
             self.install(memory);
         }
-        self.solver.set_threads(config.threads);
         self.config = config;
         Ok(())
     }
@@ -456,16 +455,15 @@ impl Searcher {
             self.tt = tt::Table::new(next.table_mb);
             self.tree = mcts::Tree::new(next.tree_mb);
             self.tree.commit();
-            self.solver = Solver::with_table(FactTable::new(next.facts_mb), config.threads);
+            self.solver = Solver::with_table(FactTable::new(next.facts_mb));
         }
-        self.solver.set_threads(config.threads);
         self.config = config;
     }
 
     fn free(&mut self) {
         self.tt = tt::Table::new(0);
         self.tree = mcts::Tree::new(0);
-        self.solver = Solver::with_table(FactTable::new(0), 1);
+        self.solver = Solver::with_table(FactTable::new(0));
     }
 
     /// Free the old memory, then write the new.
@@ -474,7 +472,7 @@ impl Searcher {
         self.tt = table.fill();
         tree.commit();
         self.tree = tree;
-        self.solver = Solver::with_table(facts.fill(), 1);
+        self.solver = Solver::with_table(facts.fill());
     }
 
     /// Bytes of the table, the tree's arena and the solver's facts: about

@@ -453,6 +453,10 @@ pub struct Solver {
     table: FactTable,
     saved: Option<Saved>,
     threads: usize,
+    /// Runs on the calling thread, starting none (the searchers' solve
+    /// within a move): threads started for each move left their memory
+    /// behind them (RELIABILITY.md finding 17).
+    inline: bool,
     algorithm: Algorithm,
     /// With `Pns`: the proof-number searches, one per attacker (A, B),
     /// their tables kept from one solve to the next.
@@ -512,6 +516,7 @@ impl Solver {
             table,
             saved,
             threads: config.threads,
+            inline: false,
             algorithm: config.algorithm,
             pns,
             live,
@@ -519,22 +524,19 @@ impl Solver {
     }
 
     /// A solver over a table reserved by its owner (the searcher's share of
-    /// `Hash`), with no save file.
-    /// Alpha-beta: the searcher's solve must keep to a move's time, and
-    /// its memory is that one table.
-    pub fn with_table(table: FactTable, threads: usize) -> Solver {
+    /// `Hash`), with no save file, that runs on the calling thread and
+    /// starts none. Alpha-beta: the searcher's solve must keep to a move's
+    /// time, and its memory is that one table.
+    pub fn with_table(table: FactTable) -> Solver {
         Solver {
             table,
             saved: None,
-            threads: threads.max(1),
+            threads: 1,
+            inline: true,
             algorithm: Algorithm::Ab,
             pns: Vec::new(),
             live: Vec::new(),
         }
-    }
-
-    pub fn set_threads(&mut self, threads: usize) {
-        self.threads = threads.max(1);
     }
 
     /// Forget every fact of the table (the save file is kept).
@@ -732,24 +734,29 @@ impl Solver {
                 let again = AtomicBool::new(false);
                 let sh2 = Shared::new(&self.table, self.saved.as_ref(), &again, u64::MAX);
                 let v = value.map_or(0, Value::sign);
-                std::thread::scope(|s| {
-                    let h = std::thread::Builder::new()
-                        .stack_size(STACK)
-                        .spawn_scoped(s, || Worker::new(&sh2, 0).best_line(pos, v, d))
-                        .map_err(|e| format!("cannot start a solver thread: {e}"))?;
-                    let handles = [h];
-                    watch(
-                        &handles,
-                        limits,
-                        start,
-                        stop,
-                        &again,
-                        Duration::MAX,
-                        &mut || {},
-                    );
-                    let [h] = handles;
-                    h.join().map_err(|_| "a solver thread panicked".to_string())
-                })?
+                if self.inline {
+                    let sh2 = sh2.watching(stop, limits.time.map(|t| start + t));
+                    Worker::new(&sh2, 0).best_line(pos, v, d)
+                } else {
+                    std::thread::scope(|s| {
+                        let h = std::thread::Builder::new()
+                            .stack_size(STACK)
+                            .spawn_scoped(s, || Worker::new(&sh2, 0).best_line(pos, v, d))
+                            .map_err(|e| format!("cannot start a solver thread: {e}"))?;
+                        let handles = [h];
+                        watch(
+                            &handles,
+                            limits,
+                            start,
+                            stop,
+                            &again,
+                            Duration::MAX,
+                            &mut || {},
+                        );
+                        let [h] = handles;
+                        h.join().map_err(|_| "a solver thread panicked".to_string())
+                    })?
+                }
             }
             _ => Vec::new(),
         };
@@ -792,6 +799,15 @@ impl Solver {
     ) -> Result<Deepened, String> {
         let halt = AtomicBool::new(false);
         let sh = Shared::new(&self.table, self.saved.as_ref(), &halt, node_limit);
+        if self.inline {
+            let sh = sh.watching(stop, limits.time.map(|t| start + t));
+            Worker::new(&sh, 0).iterate(pos, from, to);
+            return Ok(Deepened {
+                nodes: sh.nodes.load(Relaxed),
+                proven: sh.proven.load(Relaxed),
+                finished: sh.finished(),
+            });
+        }
         std::thread::scope(|s| -> Result<(), String> {
             let mut handles = Vec::new();
             for id in 0..self.threads {

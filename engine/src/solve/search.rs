@@ -19,9 +19,13 @@ use crate::search::common::{children, no_move_cheap, terminal_value, Child, DRAW
 use crate::types::moves::Move;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::Mutex;
+use std::time::Instant;
 
 /// Nodes between two looks at the stop flag and the node limit.
 const POLL: u64 = 1024;
+/// The same when the solve runs on its caller's thread and watches its own
+/// stop and time (as the searchers' clocks do, every 64 nodes).
+const SELF_POLL: u64 = 64;
 /// Facts of subtrees that cost at least 2^this many nodes are written to
 /// the save file (when there is one).
 pub const SAVE_WORK: u32 = 14;
@@ -40,6 +44,12 @@ pub struct Shared<'a> {
     /// The deepest iteration finished by any thread, with the root's
     /// result: `(plies, value, exact)`.
     pub done: Mutex<Option<(u32, i8, bool)>>,
+    /// Looked at by the threads themselves when no watcher runs beside them
+    /// (see [`watching`](Self::watching)): the caller's stop, and the end
+    /// of the time.
+    outer: Option<&'a AtomicBool>,
+    deadline: Option<Instant>,
+    poll: u64,
 }
 
 impl<'a> Shared<'a> {
@@ -57,7 +67,20 @@ impl<'a> Shared<'a> {
             nodes: AtomicU64::new(0),
             proven: AtomicU64::new(0),
             done: Mutex::new(None),
+            outer: None,
+            deadline: None,
+            poll: POLL,
         }
+    }
+
+    /// The threads watch the caller's `outer` stop and the `deadline`
+    /// themselves, every 64 nodes, and set `stop` at either: for a solve
+    /// that runs on its caller's thread, with no watcher.
+    pub fn watching(mut self, outer: &'a AtomicBool, deadline: Option<Instant>) -> Shared<'a> {
+        self.outer = Some(outer);
+        self.deadline = deadline;
+        self.poll = SELF_POLL;
+        self
     }
 
     /// The deepest finished iteration.
@@ -123,10 +146,13 @@ impl<'s, 'a> Worker<'s, 'a> {
     fn count_node(&mut self) {
         self.local_nodes += 1;
         self.count += 1;
-        if self.local_nodes >= POLL {
+        if self.local_nodes >= self.sh.poll {
             let n = self.sh.nodes.fetch_add(self.local_nodes, Relaxed) + self.local_nodes;
             self.local_nodes = 0;
-            if n >= self.sh.node_limit {
+            if n >= self.sh.node_limit
+                || self.sh.outer.is_some_and(|o| o.load(Relaxed))
+                || self.sh.deadline.is_some_and(|d| Instant::now() >= d)
+            {
                 self.sh.stop.store(true, Relaxed);
             }
             if self.sh.stop.load(Relaxed) {
