@@ -385,3 +385,43 @@ fn memory_follows_hash_and_the_algorithm() {
     e.send("quit");
     assert!(e.exit(PATIENCE).0);
 }
+
+/// `Hash` swinging between 1 and 64 MiB, with the solver's share of it
+/// and both algorithms, leaves nothing resident beyond the current `Hash`
+/// (RELIABILITY.md finding 17): before the binary fixed glibc's mmap
+/// threshold, this sequence ended up to 79 MiB above it.
+#[test]
+fn memory_follows_hash_as_it_swings() {
+    let mut e = Engine::start();
+    let rss_mb = |e: &Engine| e.vm_kb("VmRSS").expect("VmRSS") / 1024;
+    assert!(e.ask("setoption name SolveShare value 10").is_empty());
+    let mut rng = choro_engine::rng::Rng::new(3);
+    let mut worst = (0, 0);
+    for i in 0..40 {
+        let hash = *rng.pick(&[1, 2, 4, 8, 16, 24, 32, 48, 64]);
+        let algorithm = *rng.pick(&["alphabeta", "mcts"]);
+        for l in [
+            format!("setoption name Hash value {hash}"),
+            format!("setoption name Algorithm value {algorithm}"),
+            "ucinewgame".to_string(),
+            "position startpos moves a a".to_string(),
+        ] {
+            assert!(e.ask(&l).is_empty(), "{l}");
+        }
+        e.send("go movetime 20");
+        e.bestmove();
+        e.fence();
+        let over = rss_mb(&e).saturating_sub(hash);
+        if over > worst.0 {
+            worst = (over, i);
+        }
+    }
+    assert!(
+        worst.0 <= 16,
+        "{} MiB resident above Hash after change {}",
+        worst.0,
+        worst.1
+    );
+    e.send("quit");
+    assert!(e.exit(PATIENCE).0);
+}
