@@ -463,6 +463,10 @@ pub struct Solver {
     pns: Vec<Mutex<Pns>>,
     /// Their counters, read for progress while they run.
     live: Vec<Arc<pns::Live>>,
+    /// When the last progress report was made: kept across the solves of
+    /// one run (cells, rounds), so that many short ones still report at
+    /// the steady pace asked for.
+    reported: Mutex<Instant>,
 }
 
 /// How often the calling thread looks at the clock and the stop flag: a
@@ -520,6 +524,7 @@ impl Solver {
             algorithm: config.algorithm,
             pns,
             live,
+            reported: Mutex::new(Instant::now()),
         })
     }
 
@@ -536,6 +541,7 @@ impl Solver {
             algorithm: Algorithm::Ab,
             pns: Vec::new(),
             live: Vec::new(),
+            reported: Mutex::new(Instant::now()),
         }
     }
 
@@ -744,15 +750,7 @@ impl Solver {
                             .spawn_scoped(s, || Worker::new(&sh2, 0).best_line(pos, v, d))
                             .map_err(|e| format!("cannot start a solver thread: {e}"))?;
                         let handles = [h];
-                        watch(
-                            &handles,
-                            limits,
-                            start,
-                            stop,
-                            &again,
-                            Duration::MAX,
-                            &mut || {},
-                        );
+                        watch(&handles, limits, start, stop, &again, None, &mut || {});
                         let [h] = handles;
                         h.join().map_err(|_| "a solver thread panicked".to_string())
                     })?
@@ -818,7 +816,8 @@ impl Solver {
                     .map_err(|e| format!("cannot start a solver thread: {e}"))?;
                 handles.push(h);
             }
-            watch(&handles, limits, start, stop, &halt, every, &mut || {
+            let pace = Some((&self.reported, every));
+            watch(&handles, limits, start, stop, &halt, pace, &mut || {
                 let bounds = sh.finished().map_or(from - 1, |(d, _, _)| d);
                 let nodes = nodes_before + sh.nodes.load(Relaxed);
                 let proven = sh.proven.load(Relaxed);
@@ -908,7 +907,8 @@ impl Solver {
                     .map_err(|e| format!("cannot start a solver thread: {e}"))?;
                 handles.push(h);
             }
-            watch(&handles, limits, start, stop, &halt, every, &mut || {
+            let pace = Some((&self.reported, every));
+            watch(&handles, limits, start, stop, &halt, pace, &mut || {
                 let running: u64 = self
                     .live
                     .iter()
@@ -1107,27 +1107,40 @@ impl Solver {
 }
 
 /// Wait for the solver threads `handles`, setting `halt` at a stop or when
-/// the time limit is up, and calling `tick` every `every`.
+/// the time limit is up, and calling `tick` whenever `pace`'s interval has
+/// passed since the time it holds (the last report of the whole run, which
+/// this call's ticks move on).
 fn watch<T>(
     handles: &[std::thread::ScopedJoinHandle<'_, T>],
     limits: &SolveLimits,
     start: Instant,
     stop: &AtomicBool,
     halt: &AtomicBool,
-    every: Duration,
+    pace: Option<(&Mutex<Instant>, Duration)>,
     tick: &mut dyn FnMut(),
 ) {
-    let mut last = Instant::now();
     while !handles.iter().all(|h| h.is_finished()) {
         std::thread::sleep(poll_every(limits));
         let out_of_time = limits.time.is_some_and(|t| start.elapsed() >= t);
         if stop.load(Relaxed) || out_of_time {
             halt.store(true, Relaxed);
         }
-        if last.elapsed() >= every {
-            last = Instant::now();
+        if pace.is_some_and(|(reported, every)| due(reported, every)) {
             tick();
         }
+    }
+}
+
+/// Whether `every` has passed since the time `reported` holds; if so, it
+/// now holds this moment.
+fn due(reported: &Mutex<Instant>, every: Duration) -> bool {
+    let mut last = lock(reported);
+    let now = Instant::now();
+    if now.duration_since(*last) >= every {
+        *last = now;
+        true
+    } else {
+        false
     }
 }
 
@@ -1155,6 +1168,22 @@ fn settled_facts(e: &pns::Settled) -> Facts {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Reports fall due by the time since the last report of the run, not
+    /// since the start of each solve (a cell, a round of a blind solve):
+    /// solves shorter than the interval, one after another, still report.
+    #[test]
+    fn progress_keeps_its_pace_across_short_solves() {
+        let reported = Mutex::new(Instant::now());
+        let (every, hour) = (Duration::from_millis(30), Duration::from_secs(3600));
+        assert!(!due(&reported, hour));
+        for _ in 0..3 {
+            // Three "solves" of 12 ms each: the third passes the interval.
+            std::thread::sleep(Duration::from_millis(12));
+        }
+        assert!(due(&reported, every));
+        assert!(!due(&reported, hour), "the report moved the time on");
+    }
 
     const A_MOVES: &str =
         "lango:8 0,0,0,0,0,0,0,2/0,0,0,1,0,0,0,0/0,0,1,0,0,2,0,0/0,0,0,0,0,0,0,1 a m";
