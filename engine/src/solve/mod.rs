@@ -484,6 +484,20 @@ const STACK: usize = 256 << 20;
 /// round doubles it.
 const PNS_ROUND: u64 = 1 << 14;
 
+/// What every step of one solve is run under: its limits, the caller's
+/// stop, the progress reports, the cell of a blind matrix it belongs to,
+/// when it started and the nodes counted before it (the limits and the
+/// reports are of the whole).
+struct Run<'r> {
+    limits: &'r SolveLimits,
+    stop: &'r AtomicBool,
+    every: Duration,
+    progress: &'r mut dyn FnMut(&Progress),
+    cell: Option<(usize, usize)>,
+    start: Instant,
+    nodes_before: u64,
+}
+
 /// What one run of the alpha-beta iterations found.
 struct Deepened {
     nodes: u64,
@@ -618,32 +632,25 @@ impl Solver {
         every: Duration,
         progress: &mut dyn FnMut(&Progress),
     ) -> Result<Solution, String> {
-        self.solve_cell(
-            pos,
+        let mut run = Run {
             limits,
             stop,
             every,
             progress,
-            None,
-            Instant::now(),
-            0,
-            false,
-        )
+            cell: None,
+            start: Instant::now(),
+            nodes_before: 0,
+        };
+        self.solve_cell(pos, &mut run, false)
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn solve_cell(
         &self,
         pos: &Position,
-        limits: &SolveLimits,
-        stop: &AtomicBool,
-        every: Duration,
-        progress: &mut dyn FnMut(&Progress),
-        cell: Option<(usize, usize)>,
-        start: Instant,
-        nodes_before: u64,
+        run: &mut Run,
         sign_only: bool,
     ) -> Result<Solution, String> {
+        let (limits, stop, start) = (run.limits, run.stop, run.start);
         if pos.phase().is_blind() {
             return Err("a blind phase (s2, s1) is a matrix game: use solve_blind".into());
         }
@@ -659,23 +666,13 @@ impl Solver {
         let known = self.known(pos);
         let node_limit = limits
             .nodes
-            .map_or(u64::MAX, |n| n.saturating_sub(nodes_before));
+            .map_or(u64::MAX, |n| n.saturating_sub(run.nodes_before));
         let (mut nodes, mut proven) = (0, 0);
         let mut facts = known;
         let mut phase = None;
         let signed = known.win_le != NONE || known.loss_le != NONE || known.draw;
         if self.algorithm == Algorithm::Pns && !signed {
-            let (n, p, f, o) = self.prove_pns(
-                pos,
-                limits,
-                node_limit,
-                stop,
-                every,
-                progress,
-                cell,
-                start,
-                nodes_before,
-            )?;
+            let (n, p, f, o) = self.prove_pns(pos, node_limit, run)?;
             nodes += n;
             proven += p;
             facts = facts.merge(&f);
@@ -699,19 +696,7 @@ impl Solver {
             Algorithm::Pns => max.min(facts.win_le.min(facts.loss_le)),
         };
         if run_ab && facts.value().is_none() && from <= to && nodes < node_limit {
-            let d = self.deepen(
-                pos,
-                from,
-                to,
-                limits,
-                node_limit - nodes,
-                stop,
-                every,
-                progress,
-                cell,
-                start,
-                nodes_before + nodes,
-            )?;
+            let d = self.deepen(pos, from, to, node_limit - nodes, run, nodes)?;
             nodes += d.nodes;
             proven += d.proven;
             if let Some((r, v, exact)) = d.finished {
@@ -779,22 +764,18 @@ impl Solver {
     }
 
     /// Run the alpha-beta iterations `from..=to` on every thread (Lazy SMP)
-    /// until the root is decided, a limit, or a stop.
-    #[allow(clippy::too_many_arguments)]
+    /// until the root is decided, a limit, or a stop; `earlier` nodes of
+    /// this position's solve came before.
     fn deepen(
         &self,
         pos: &Position,
         from: u32,
         to: u32,
-        limits: &SolveLimits,
         node_limit: u64,
-        stop: &AtomicBool,
-        every: Duration,
-        progress: &mut dyn FnMut(&Progress),
-        cell: Option<(usize, usize)>,
-        start: Instant,
-        nodes_before: u64,
+        run: &mut Run,
+        earlier: u64,
     ) -> Result<Deepened, String> {
+        let (limits, stop, start) = (run.limits, run.stop, run.start);
         let halt = AtomicBool::new(false);
         let sh = Shared::new(&self.table, self.saved.as_ref(), &halt, node_limit);
         if self.inline {
@@ -816,12 +797,13 @@ impl Solver {
                     .map_err(|e| format!("cannot start a solver thread: {e}"))?;
                 handles.push(h);
             }
-            let pace = Some((&self.reported, every));
+            let pace = Some((&self.reported, run.every));
             watch(&handles, limits, start, stop, &halt, pace, &mut || {
                 let bounds = sh.finished().map_or(from - 1, |(d, _, _)| d);
-                let nodes = nodes_before + sh.nodes.load(Relaxed);
+                let nodes = run.nodes_before + earlier + sh.nodes.load(Relaxed);
                 let proven = sh.proven.load(Relaxed);
-                progress(&self.progress(nodes, proven, start, bounds + 1, bounds, cell));
+                let p = self.progress(nodes, proven, start, bounds + 1, bounds, run.cell);
+                (run.progress)(&p);
             });
             Ok(())
         })?;
@@ -838,26 +820,20 @@ impl Solver {
     /// settled goes into the table of facts (for the alpha-beta search that
     /// finds the distance); returns the nodes, the positions settled and
     /// the root's facts.
-    #[allow(clippy::too_many_arguments)]
     fn prove_pns(
         &self,
         pos: &Position,
-        limits: &SolveLimits,
         node_limit: u64,
-        stop: &AtomicBool,
-        every: Duration,
-        progress: &mut dyn FnMut(&Progress),
-        cell: Option<(usize, usize)>,
-        start: Instant,
-        nodes_before: u64,
+        run: &mut Run,
     ) -> Result<(u64, u64, Facts, [pns::Outcome; 2]), String> {
+        let (limits, stop, start) = (run.limits, run.stop, run.start);
         let halt = AtomicBool::new(false);
         let nodes = AtomicU64::new(0);
         let base: Vec<u64> = self.live.iter().map(|l| l.nodes.load(Relaxed)).collect();
         let outcomes = Mutex::new([pns::Outcome::Unknown; 2]);
         let me = pos.side_to_move();
         // A proof by either attacker settles the root: the other stops.
-        let run = |who: Side, budget: u64| -> pns::Outcome {
+        let attack = |who: Side, budget: u64| -> pns::Outcome {
             let mut p = lock(&self.pns[who.index()]);
             let before = p.nodes();
             let o = p.prove(pos, budget, &halt);
@@ -876,17 +852,17 @@ impl Solver {
             let mut handles = Vec::new();
             if self.threads >= 2 {
                 for who in [me, me.other()] {
-                    let run = &run;
+                    let attack = &attack;
                     let h = std::thread::Builder::new()
                         .stack_size(STACK)
                         .spawn_scoped(s, move || {
-                            run(who, node_limit / 2);
+                            attack(who, node_limit / 2);
                         })
                         .map_err(|e| format!("cannot start a solver thread: {e}"))?;
                     handles.push(h);
                 }
             } else {
-                let (run, nodes, halt, outcomes) = (&run, &nodes, &halt, &outcomes);
+                let (attack, nodes, halt, outcomes) = (&attack, &nodes, &halt, &outcomes);
                 let h = std::thread::Builder::new()
                     .stack_size(STACK)
                     .spawn_scoped(s, move || {
@@ -895,7 +871,7 @@ impl Solver {
                             for who in [me, me.other()] {
                                 let left = node_limit.saturating_sub(nodes.load(Relaxed));
                                 if lock(outcomes)[who.index()] == pns::Outcome::Unknown {
-                                    run(who, budget.min(left));
+                                    attack(who, budget.min(left));
                                 }
                             }
                             if nodes.load(Relaxed) >= node_limit {
@@ -907,7 +883,7 @@ impl Solver {
                     .map_err(|e| format!("cannot start a solver thread: {e}"))?;
                 handles.push(h);
             }
-            let pace = Some((&self.reported, every));
+            let pace = Some((&self.reported, run.every));
             watch(&handles, limits, start, stop, &halt, pace, &mut || {
                 let running: u64 = self
                     .live
@@ -915,7 +891,8 @@ impl Solver {
                     .zip(&base)
                     .map(|(l, b)| l.nodes.load(Relaxed).saturating_sub(*b))
                     .sum();
-                progress(&self.progress(nodes_before + running, 0, start, 0, 0, cell));
+                let p = self.progress(run.nodes_before + running, 0, start, 0, 0, run.cell);
+                (run.progress)(&p);
             });
             Ok(())
         })?;
@@ -1063,17 +1040,16 @@ impl Solver {
                             ..limits.clone()
                         },
                     };
-                    let mut sol = self.solve_cell(
-                        c,
-                        &round,
+                    let mut run = Run {
+                        limits: &round,
                         stop,
                         every,
-                        progress,
-                        Some((i * cols + j + 1, n)),
+                        progress: &mut *progress,
+                        cell: Some((i * cols + j + 1, n)),
                         start,
-                        nodes,
-                        sign_only,
-                    )?;
+                        nodes_before: nodes,
+                    };
+                    let mut sol = self.solve_cell(c, &mut run, sign_only)?;
                     nodes += sol.nodes;
                     if let Some(old) = &cells[i][j] {
                         sol.nodes += old.nodes;
