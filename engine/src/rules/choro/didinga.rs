@@ -10,7 +10,7 @@ use crate::board::{zobrist, Position};
 use crate::rules::{GenStats, MoveInfo};
 use crate::types::geometry::{self, facing};
 use crate::types::moves::{Move, Token};
-use crate::types::packed::{Loop, Ring, Ring16};
+use crate::types::packed::{Ring, Ring16, RingWide, MAX_HAND};
 use crate::types::{Phase, Side, Variant};
 use std::sync::OnceLock;
 
@@ -37,8 +37,8 @@ where
     match (pos.width == 8, pos.phase.is_opening()) {
         (true, false) => run::<Ring16, false, F>(pos, budget, sink),
         (true, true) => run::<Ring16, true, F>(pos, budget, sink),
-        (false, false) => run::<Loop, false, F>(pos, budget, sink),
-        (false, true) => run::<Loop, true, F>(pos, budget, sink),
+        (false, false) => run::<RingWide, false, F>(pos, budget, sink),
+        (false, true) => run::<RingWide, true, F>(pos, budget, sink),
     }
 }
 
@@ -66,17 +66,19 @@ pub(crate) fn run_keys(side: usize, len: u8) -> &'static [u64; 256] {
     &t[side][(len as usize - 16) / 2]
 }
 
-/// For the 16-hole loop, `t[l][v]`: how the board hash changes when the `v`
-/// counters of hole `l` are lifted and sown from the next hole.
-fn relay_keys16(side: usize) -> &'static [[u64; 128]; 16] {
-    type Table = [[[u64; 128]; 16]; 2];
-    static TABLE: OnceLock<Table> = OnceLock::new();
-    let t = TABLE.get_or_init(|| {
-        let mut t: Table = [[[0; 128]; 16]; 2];
+/// For a loop of `len` holes (16 to 32), `t[l][v]`: how the board hash
+/// changes when the `v` counters of hole `l` are lifted and sown from the
+/// next hole (`v` up to 255 for an index without a bounds test; a hand
+/// holds at most 128). Built once per length, without the heap.
+fn relay_keys(side: usize, len: u8) -> &'static [[u64; 256]; 32] {
+    type Table = [[[u64; 256]; 32]; 2];
+    static TABLES: [OnceLock<Table>; 9] = [const { OnceLock::new() }; 9];
+    let t = TABLES[(len as usize - 16) / 2].get_or_init(|| {
+        let mut t: Table = [[[0; 256]; 32]; 2];
         for (s, side) in t.iter_mut().enumerate() {
-            let run = run_keys(s, 16);
-            for (l, row) in side.iter_mut().enumerate() {
-                for (v, d) in row.iter_mut().enumerate() {
+            let run = run_keys(s, len);
+            for (l, row) in side.iter_mut().enumerate().take(len as usize) {
+                for (v, d) in row.iter_mut().enumerate().take(MAX_HAND + 1) {
                     *d = run[l + 1 + v]
                         .wrapping_sub(run[l + 1])
                         .wrapping_sub((v as u64).wrapping_mul(zobrist::HOLE[s][l]));
@@ -145,7 +147,9 @@ struct State<R> {
 
 /// The generator proper, for loops of type `R`, in the opening (`OPEN`:
 /// back-row captures until the front row is reached) or the main phase.
-#[inline(always)]
+/// Not inlined: each of the four is a function of its own (the sink inlined
+/// in it), so that the registers of one lap loop are not spent on another's.
+#[inline(never)]
 fn run<R: Ring, const OPEN: bool, F>(pos: &Position, budget: u32, mut sink: F) -> GenStats
 where
     F: FnMut(&Move, &Position, MoveInfo) -> bool,
@@ -155,11 +159,10 @@ where
     let w = pos.width;
     let len = if R::LEN == 0 { 2 * w } else { R::LEN };
     let front = geometry::front_mask(w) as u64;
-    let mine0 = R::load(&pos.loops[me]);
+    let mine0 = R::load(&pos.loops[me], len);
     let theirs = &pos.loops[opp];
     let (meta0, meta) = meta_hashes(pos);
     let hash0 = pos.hash.wrapping_sub(meta0);
-    let keys_me = &zobrist::HOLE[me];
     let keys_opp = &zobrist::HOLE[opp];
     let run_keys = run_keys(me, len);
     // The keys of `hand` counters sown from `first` (which may be `len`).
@@ -168,23 +171,9 @@ where
     };
     let caps0 = capture_sets(pos.occupied[opp], w);
     let wrap = |x: u8| if x >= len { x - len } else { x };
-    // The last drop of `hand` counters sown from `first` (which may be `len`).
-    let last_of = |first: u8, hand: u8| -> u8 {
-        if R::LEN != 0 {
-            first.wrapping_add(hand).wrapping_sub(1) & (R::LEN - 1)
-        } else {
-            ((first as u32 + hand as u32 - 1) % len as u32) as u8
-        }
-    };
     // What a relay of `v` counters lifted at `l` does to the board hash.
-    let relay16 = relay_keys16(me);
-    let relay_delta = |l: u8, v: u8| -> u64 {
-        if R::LEN == 16 {
-            relay16[(l & 15) as usize][(v & 127) as usize]
-        } else {
-            sown(l + 1, v).wrapping_sub((v as u64).wrapping_mul(keys_me[(l & 31) as usize]))
-        }
-    };
+    let relay_keys = relay_keys(me, len);
+    let relay_delta = |l: u8, v: u8| -> u64 { relay_keys[(l & 31) as usize][v as usize] };
     // Whether `hand` counters sown from `first` reach the front row.
     let reaches_front = |first: u8, hand: u8| -> bool {
         let run = if hand >= len {
@@ -268,7 +257,7 @@ where
                 // The increment is sown from the hole after the origin, which is kept.
                 let first = wrap(origin + 1);
                 let hand = fr + bk;
-                let l = last_of(first, hand);
+                let l = mine.last_of(first, hand, len);
                 mine.sow(first, hand, last, l, len);
                 last = l;
                 hash = hash
@@ -281,10 +270,9 @@ where
                 drops += hand as u32;
             } else {
                 // A relay: lift the hole of the cursor and sow on from the next.
-                mine.clear_cur(last, len);
                 origin = last;
-                let l = last_of(last + 1, v);
-                mine.relay(v, last, l, len);
+                let l = mine.last_of(last + 1, v, len);
+                mine.lift_relay(v, last, l, len);
                 hash = hash.wrapping_add(relay_delta(last, v));
                 if !front_reached {
                     front_reached = reaches_front(wrap(last + 1), v);
@@ -294,7 +282,7 @@ where
             }
             laps += 1;
 
-            let now = State {
+            let now = || State {
                 hash,
                 mine,
                 opp_occ,
@@ -302,7 +290,7 @@ where
                 origin,
                 front_reached,
             };
-            if now.hash == saved.hash && now == saved {
+            if hash == saved.hash && now() == saved {
                 stats.cut_cycle += 1;
                 break;
             }
@@ -311,7 +299,7 @@ where
                     stats.cut_budget += 1;
                     break;
                 }
-                saved = now;
+                saved = now();
                 event = laps.saturating_mul(2).min(cut_at);
             }
 
