@@ -398,8 +398,9 @@ pub struct WideTable {
     /// leaves 0..=255 in the sum).
     relay: [[[u64; 4]; MAX_HAND + 1]; 32],
     /// `last[first][n]`: the hole of the last of `n > 0` counters sown from
-    /// `first` (which may be the loop's length).
-    last: [[u8; MAX_HAND + 1]; 33],
+    /// `first` (which may be the loop's length; 64 rows for an index
+    /// without a bounds test).
+    last: [[u8; MAX_HAND + 1]; 64],
 }
 
 impl WideTable {
@@ -407,7 +408,7 @@ impl WideTable {
         let n = len as usize;
         let mut t = WideTable {
             relay: [[[0; 4]; MAX_HAND + 1]; 32],
-            last: [[0; MAX_HAND + 1]; 33],
+            last: [[0; MAX_HAND + 1]; 64],
         };
         let one = |h: usize| 1u64 << (8 * (h % 8));
         for (l, row) in t.relay.iter_mut().enumerate().take(n) {
@@ -510,7 +511,7 @@ impl Ring for RingWide {
     }
     #[inline]
     fn last_of(&self, first: u8, hand: u8, _len: u8) -> u8 {
-        self.t.last[first as usize][hand as usize]
+        self.t.last[first as usize & 63][hand as usize]
     }
     #[inline]
     fn masks(l: &Loop) -> (u32, u32) {
