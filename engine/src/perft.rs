@@ -106,6 +106,44 @@ fn dedupe_sorted(buf: &mut Vec<(Position, u64)>, keys: &mut Vec<(u64, u32)>) {
     });
 }
 
+/// The last depth from the children's hashes alone, so that no child is
+/// copied: when no two hashes are equal, every child differs from every
+/// other. `None` when two are (nearly always a repeated child), for the
+/// comparison of whole positions; its statistics are then not counted.
+fn leaves(
+    pos: &Position,
+    budget: u32,
+    keys: &mut Vec<(u64, u32)>,
+    stats: &mut GenStats,
+) -> Option<PerftCount> {
+    keys.clear();
+    let s = pos.generate(budget, |_, p, _| {
+        keys.push((p.hash(), 0));
+        true
+    });
+    if keys.len() <= PAIRWISE_MAX {
+        let mut filter = 0u64;
+        for (r, &(h, _)) in keys.iter().enumerate() {
+            let bit = 1u64 << (h >> 58);
+            if filter & bit != 0 && keys[..r].iter().any(|&(k, _)| k == h) {
+                return None;
+            }
+            filter |= bit;
+        }
+    } else {
+        keys.sort_unstable();
+        if keys.windows(2).any(|p| p[0].0 == p[1].0) {
+            return None;
+        }
+    }
+    stats.add(&s);
+    let n = keys.len() as u64;
+    Some(PerftCount {
+        paths: n,
+        unique: n,
+    })
+}
+
 type Bufs = (Vec<(Position, u64)>, Vec<(u64, u32)>);
 
 fn walk(
@@ -122,6 +160,11 @@ fn walk(
         };
     }
     let ((buf, keys), rest) = bufs.split_first_mut().expect("one buffer per depth");
+    if depth == 1 {
+        if let Some(c) = leaves(pos, budget, keys, stats) {
+            return c;
+        }
+    }
     children(pos, budget, buf, keys, stats);
     if depth == 1 {
         return PerftCount {

@@ -7,6 +7,8 @@
 //! the total number of counters (at most 128), so a byte never overflows and
 //! no carry crosses lanes.
 
+use std::sync::OnceLock;
+
 /// Holes of one loop, one byte each in four little-endian words; bytes past
 /// the loop length stay zero.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
@@ -163,16 +165,17 @@ impl Loop {
 /// holes rotated so that the cursor is always hole 0. The Didinga generator
 /// is generic over this, so that the 16-hole loop of every 8-wide board runs
 /// on one rotated `u128` ([`Ring16`]), where a relay lap is one add from a
-/// table and a byte rotation, and wider loops on [`Loop`].
+/// table and a byte rotation, and the wider loops on [`RingWide`], where it
+/// is four word adds from a table.
 pub trait Ring: Copy + Eq {
     /// The loop length this type is made for; 0 for any.
     const LEN: u8;
-    /// The loop with the cursor at position 0.
-    fn load(l: &Loop) -> Self;
+    /// The loop of `len` holes with the cursor at position 0.
+    fn load(l: &Loop, len: u8) -> Self;
     /// Back to loop order, the cursor being at `at`.
     fn store(self, at: u8) -> Loop;
     /// Count of hole `h`, the cursor being at `at`.
-    fn count(self, h: u8, at: u8, len: u8) -> u8;
+    fn count(&self, h: u8, at: u8, len: u8) -> u8;
     /// Empty hole `h`, the cursor being at `at`.
     fn empty(&mut self, h: u8, at: u8, len: u8);
     /// Sow `hand` counters from hole `first`, the cursor being at `at`; the
@@ -182,7 +185,7 @@ pub trait Ring: Copy + Eq {
     fn seek(&mut self, at: u8, to: u8);
     /// Count of the hole at the cursor.
     #[inline]
-    fn cur(self, at: u8, len: u8) -> u8 {
+    fn cur(&self, at: u8, len: u8) -> u8 {
         self.count(at, at, len)
     }
     /// Empty the hole at the cursor.
@@ -201,12 +204,29 @@ pub trait Ring: Copy + Eq {
         let first = if at + 1 == len { 0 } else { at + 1 };
         self.sow(first, hand, at, last, len);
     }
+    /// The hole of the last of `hand > 0` counters sown from `first` (which
+    /// may be `len`).
+    #[inline]
+    fn last_of(&self, first: u8, hand: u8, len: u8) -> u8 {
+        if Self::LEN != 0 {
+            first.wrapping_add(hand).wrapping_sub(1) & (Self::LEN - 1)
+        } else {
+            ((first as u32 + hand as u32 - 1) % len as u32) as u8
+        }
+    }
+    /// Lift the `hand` counters of the hole at the cursor and
+    /// [`relay`](Ring::relay) them.
+    #[inline]
+    fn lift_relay(&mut self, hand: u8, at: u8, last: u8, len: u8) {
+        self.clear_cur(at, len);
+        self.relay(hand, at, last, len);
+    }
 }
 
 impl Ring for Loop {
     const LEN: u8 = 0;
     #[inline]
-    fn load(l: &Loop) -> Self {
+    fn load(l: &Loop, _len: u8) -> Self {
         *l
     }
     #[inline]
@@ -216,8 +236,8 @@ impl Ring for Loop {
     #[inline]
     fn seek(&mut self, _at: u8, _to: u8) {}
     #[inline]
-    fn count(self, h: u8, _at: u8, _len: u8) -> u8 {
-        Loop::get(&self, h)
+    fn count(&self, h: u8, _at: u8, _len: u8) -> u8 {
+        Loop::get(self, h)
     }
     #[inline]
     fn empty(&mut self, h: u8, _at: u8, _len: u8) {
@@ -310,7 +330,7 @@ static SOW16: [[[u64; 2]; 128]; 16] = {
 impl Ring for Ring16 {
     const LEN: u8 = 16;
     #[inline]
-    fn load(l: &Loop) -> Self {
+    fn load(l: &Loop, _len: u8) -> Self {
         debug_assert!(l.0[2] == 0 && l.0[3] == 0);
         Ring16(l.0[0] as u128 | (l.0[1] as u128) << 64)
     }
@@ -320,7 +340,7 @@ impl Ring for Ring16 {
         Loop([x as u64, (x >> 64) as u64, 0, 0])
     }
     #[inline]
-    fn count(self, h: u8, at: u8, _len: u8) -> u8 {
+    fn count(&self, h: u8, at: u8, _len: u8) -> u8 {
         (self.0 >> (8 * (h.wrapping_sub(at) & 15))) as u8
     }
     #[inline]
@@ -339,7 +359,7 @@ impl Ring for Ring16 {
         self.0 = self.0.rotate_right(8 * (to.wrapping_sub(at) & 15) as u32);
     }
     #[inline]
-    fn cur(self, _at: u8, _len: u8) -> u8 {
+    fn cur(&self, _at: u8, _len: u8) -> u8 {
         self.0 as u8
     }
     #[inline]
@@ -354,6 +374,154 @@ impl Ring for Ring16 {
     fn relay(&mut self, hand: u8, _at: u8, _last: u8, _len: u8) {
         let x = self.0.wrapping_add(RELAY16[(hand & 127) as usize]);
         self.0 = x.rotate_right(8 * (hand & 15) as u32);
+    }
+}
+
+/// A loop of 18 to 32 holes (boards 9 to 16 wide) for the Didinga
+/// generator, in loop order, one byte a hole: reading or emptying the hole
+/// of the cursor is one byte access, and a relay lap is four word adds from
+/// a table of the loop's length by (lifted hole, hand) that empties the
+/// lifted hole and sows its counters at once.
+#[derive(Copy, Clone)]
+pub struct RingWide {
+    b: [u8; 32],
+    t: &'static WideTable,
+}
+
+/// The most counters a hand holds: all of a 16-wide board's.
+pub(crate) const MAX_HAND: usize = 128;
+
+/// The tables of [`RingWide`] for one loop length.
+pub struct WideTable {
+    /// `relay[l][v]`: `v` fewer counters in hole `l` and `v` sown from the
+    /// next hole round the loop, as four words added with wrapping (no byte
+    /// leaves 0..=255 in the sum).
+    relay: [[[u64; 4]; MAX_HAND + 1]; 32],
+    /// `last[first][n]`: the hole of the last of `n > 0` counters sown from
+    /// `first` (which may be the loop's length; 64 rows for an index
+    /// without a bounds test).
+    last: [[u8; MAX_HAND + 1]; 64],
+}
+
+impl WideTable {
+    fn new(len: u8) -> WideTable {
+        let n = len as usize;
+        let mut t = WideTable {
+            relay: [[[0; 4]; MAX_HAND + 1]; 32],
+            last: [[0; MAX_HAND + 1]; 64],
+        };
+        let one = |h: usize| 1u64 << (8 * (h % 8));
+        for (l, row) in t.relay.iter_mut().enumerate().take(n) {
+            for v in 1..=MAX_HAND {
+                let mut d = row[v - 1];
+                let h = (l + v) % n;
+                d[h / 8] = d[h / 8].wrapping_add(one(h));
+                d[l / 8] = d[l / 8].wrapping_sub(one(l));
+                row[v] = d;
+            }
+        }
+        for (first, row) in t.last.iter_mut().enumerate().take(n + 1) {
+            for (k, x) in row.iter_mut().enumerate().skip(1) {
+                *x = ((first + k - 1) % n) as u8;
+            }
+        }
+        t
+    }
+
+    /// The tables for a loop of `len` holes, `len` even in 18..=32; built
+    /// once, without the heap.
+    fn get(len: u8) -> &'static WideTable {
+        static TABLES: [OnceLock<WideTable>; 8] = [const { OnceLock::new() }; 8];
+        debug_assert!((18..=32).contains(&len) && len.is_multiple_of(2));
+        TABLES[((len - 18) / 2) as usize & 7].get_or_init(|| WideTable::new(len))
+    }
+}
+
+impl PartialEq for RingWide {
+    /// The same holes: the table is the same for every loop of a turn.
+    #[inline]
+    fn eq(&self, other: &Self) -> bool {
+        self.b == other.b
+    }
+}
+
+impl Eq for RingWide {}
+
+impl std::fmt::Debug for RingWide {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("RingWide").field(&self.b).finish()
+    }
+}
+
+impl RingWide {
+    #[inline]
+    fn word(&self, k: usize) -> u64 {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(&self.b[8 * k..8 * k + 8]);
+        u64::from_le_bytes(w)
+    }
+
+    /// Lift the `v` counters of hole `l` and sow them from the next hole.
+    #[inline]
+    fn lift_and_sow(&mut self, l: u8, v: u8) {
+        let d = &self.t.relay[(l & 31) as usize][v as usize];
+        for (k, &dk) in d.iter().enumerate() {
+            let w = self.word(k).wrapping_add(dk);
+            self.b[8 * k..8 * k + 8].copy_from_slice(&w.to_le_bytes());
+        }
+    }
+}
+
+impl Ring for RingWide {
+    const LEN: u8 = 0;
+    #[inline]
+    fn load(l: &Loop, len: u8) -> Self {
+        let mut b = [0u8; 32];
+        for (k, w) in l.0.iter().enumerate() {
+            b[8 * k..8 * k + 8].copy_from_slice(&w.to_le_bytes());
+        }
+        RingWide {
+            b,
+            t: WideTable::get(len),
+        }
+    }
+    #[inline]
+    fn store(self, _at: u8) -> Loop {
+        Loop([self.word(0), self.word(1), self.word(2), self.word(3)])
+    }
+    #[inline]
+    fn seek(&mut self, _at: u8, _to: u8) {}
+    #[inline]
+    fn count(&self, h: u8, _at: u8, _len: u8) -> u8 {
+        self.b[(h & 31) as usize]
+    }
+    #[inline]
+    fn empty(&mut self, h: u8, _at: u8, _len: u8) {
+        self.b[(h & 31) as usize] = 0;
+    }
+    #[inline]
+    fn sow(&mut self, first: u8, hand: u8, _at: u8, _last: u8, len: u8) {
+        // As a lift of `hand` counters from the hole before `first`, which
+        // keeps what it holds.
+        let l = (if first == 0 { len - 1 } else { first - 1 }) & 31;
+        let keep = self.b[l as usize];
+        self.b[l as usize] = hand;
+        self.lift_and_sow(l, hand);
+        self.b[l as usize] += keep;
+    }
+    #[inline]
+    fn last_of(&self, first: u8, hand: u8, _len: u8) -> u8 {
+        self.t.last[first as usize & 63][hand as usize]
+    }
+    #[inline]
+    fn masks(l: &Loop) -> (u32, u32) {
+        let (o0, m0) = masks16(l.0[0], l.0[1]);
+        let (o1, m1) = masks16(l.0[2], l.0[3]);
+        (o0 | o1 << 16, m0 | m1 << 16)
+    }
+    #[inline]
+    fn lift_relay(&mut self, hand: u8, at: u8, _last: u8, _len: u8) {
+        self.lift_and_sow(at, hand);
     }
 }
 
@@ -428,7 +596,7 @@ mod tests {
             for h in 0..16 {
                 plain.set(h, next(5) as u8);
             }
-            let mut ring = Ring16::load(&plain);
+            let mut ring = Ring16::load(&plain, 16);
             let mut at = 0u8;
             for _ in 0..50 {
                 let to = next(16) as u8;
@@ -459,6 +627,53 @@ mod tests {
                 assert_eq!(Ring16::masks(&stored), (plain.occupied(), plain.movable()));
                 if plain.total() > 100 {
                     break;
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn ring_wide_matches_a_plain_loop() {
+        let mut next = xorshift(0x5851_f42d);
+        for len in (18..=32).step_by(2) {
+            for _ in 0..100 {
+                let mut plain = Loop::default();
+                for h in 0..len {
+                    plain.set(h, next(5) as u8);
+                }
+                let mut ring = RingWide::load(&plain, len);
+                let mut at = next(len as u64) as u8;
+                for _ in 0..50 {
+                    assert_eq!(ring.cur(at, len), plain.get(at));
+                    let h = next(len as u64) as u8;
+                    assert_eq!(ring.count(h, at, len), plain.get(h));
+                    if next(2) == 0 {
+                        // A capture's sow: any hand, from any hole.
+                        ring.empty(h, at, len);
+                        plain.take(h);
+                        let (first, hand) = (next(len as u64) as u8, 1 + next(90) as u8);
+                        let last = (first + hand - 1) % len;
+                        ring.sow(first, hand, at, last, len);
+                        Ring::sow(&mut plain, first, hand, 0, 0, len);
+                        at = last;
+                    } else if plain.get(at) > 0 {
+                        let hand = plain.get(at);
+                        let last = (at + hand) % len;
+                        ring.lift_relay(hand, at, last, len);
+                        Ring::lift_relay(&mut plain, hand, at, last, len);
+                        at = last;
+                    } else {
+                        at = h;
+                    }
+                    let stored = ring.store(at);
+                    assert_eq!(stored, plain, "len {len}");
+                    assert_eq!(
+                        RingWide::masks(&stored),
+                        (plain.occupied(), plain.movable())
+                    );
+                    if plain.total() > 4 * len as u32 {
+                        break;
+                    }
                 }
             }
         }

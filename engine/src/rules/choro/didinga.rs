@@ -10,7 +10,7 @@ use crate::board::{zobrist, Position};
 use crate::rules::{GenStats, MoveInfo};
 use crate::types::geometry::{self, facing};
 use crate::types::moves::{Move, Token};
-use crate::types::packed::{Loop, Ring, Ring16};
+use crate::types::packed::{Loop, Ring, Ring16, RingWide, MAX_HAND};
 use crate::types::{Phase, Side, Variant};
 use std::sync::OnceLock;
 
@@ -37,8 +37,8 @@ where
     match (pos.width == 8, pos.phase.is_opening()) {
         (true, false) => run::<Ring16, false, F>(pos, budget, sink),
         (true, true) => run::<Ring16, true, F>(pos, budget, sink),
-        (false, false) => run::<Loop, false, F>(pos, budget, sink),
-        (false, true) => run::<Loop, true, F>(pos, budget, sink),
+        (false, false) => run::<RingWide, false, F>(pos, budget, sink),
+        (false, true) => run::<RingWide, true, F>(pos, budget, sink),
     }
 }
 
@@ -66,17 +66,19 @@ pub(crate) fn run_keys(side: usize, len: u8) -> &'static [u64; 256] {
     &t[side][(len as usize - 16) / 2]
 }
 
-/// For the 16-hole loop, `t[l][v]`: how the board hash changes when the `v`
-/// counters of hole `l` are lifted and sown from the next hole.
-fn relay_keys16(side: usize) -> &'static [[u64; 128]; 16] {
-    type Table = [[[u64; 128]; 16]; 2];
-    static TABLE: OnceLock<Table> = OnceLock::new();
-    let t = TABLE.get_or_init(|| {
-        let mut t: Table = [[[0; 128]; 16]; 2];
+/// For a loop of `len` holes (16 to 32), `t[l][v]`: how the board hash
+/// changes when the `v` counters of hole `l` are lifted and sown from the
+/// next hole (`v` up to 255 for an index without a bounds test; a hand
+/// holds at most 128). Built once per length, without the heap.
+fn relay_keys(side: usize, len: u8) -> &'static [[u64; 256]; 32] {
+    type Table = [[[u64; 256]; 32]; 2];
+    static TABLES: [OnceLock<Table>; 9] = [const { OnceLock::new() }; 9];
+    let t = TABLES[(len as usize - 16) / 2].get_or_init(|| {
+        let mut t: Table = [[[0; 256]; 32]; 2];
         for (s, side) in t.iter_mut().enumerate() {
-            let run = run_keys(s, 16);
-            for (l, row) in side.iter_mut().enumerate() {
-                for (v, d) in row.iter_mut().enumerate() {
+            let run = run_keys(s, len);
+            for (l, row) in side.iter_mut().enumerate().take(len as usize) {
+                for (v, d) in row.iter_mut().enumerate().take(MAX_HAND + 1) {
                     *d = run[l + 1 + v]
                         .wrapping_sub(run[l + 1])
                         .wrapping_sub((v as u64).wrapping_mul(zobrist::HOLE[s][l]));
@@ -129,23 +131,190 @@ pub(crate) fn meta_hashes(pos: &Position) -> (u64, u64) {
     )
 }
 
-/// The state Brent's algorithm compares (the general generator's
-/// `Turn::same_state`, less the fields that never change in Didinga).
-#[derive(Copy, Clone, PartialEq, Eq)]
-struct State<R> {
-    hash: u64,
+/// A turn in progress: the mover's loop from the cursor, the hash and what
+/// captures have changed.
+#[derive(Copy, Clone)]
+struct Turn<R> {
     mine: R,
+    hash: u64,
     /// The opponent's occupied holes: captures only empty his holes, so
     /// this determines them.
     opp_occ: u32,
+    /// The mover's capturing holes: front row, back row (as `capture_sets`).
+    caps: (u32, u32),
+    /// The hole of the last drop, and the count there.
     last: u8,
+    v: u8,
     origin: u8,
     front_reached: bool,
+    /// Whether the next lap is a capture.
+    capture: bool,
+}
+
+impl<R: Ring> Turn<R> {
+    /// What Brent's algorithm compares: the general generator's
+    /// `Turn::same_state`, less the fields that never change in Didinga
+    /// (the capture sets follow from the opponent's holes).
+    #[inline]
+    fn state(&self) -> (u64, R, u32, u8, u8, bool) {
+        (
+            self.hash,
+            self.mine,
+            self.opp_occ,
+            self.last,
+            self.origin,
+            self.front_reached,
+        )
+    }
+}
+
+/// What a lap needs besides the turn: the opponent's loop, the hash tables
+/// of the mover's loop, the geometry.
+struct Env<'a, R> {
+    /// The mover's loop, the hash and the opponent's holes at the start of
+    /// every turn, and the mover's capturing holes (as `capture_sets`).
+    mine: R,
+    hash: u64,
+    opp_occ: u32,
+    caps: (u32, u32),
+    theirs: &'a Loop,
+    keys_opp: &'static [u64; 32],
+    run_keys: &'static [u64; 256],
+    relay_keys: &'static [[u64; 256]; 32],
+    /// The mover's front row, by loop position.
+    front: u64,
+    w: u8,
+    len: u8,
+}
+
+impl<R: Ring> Env<'_, R> {
+    #[inline(always)]
+    fn wrap(&self, x: u8) -> u8 {
+        if x >= self.len {
+            x - self.len
+        } else {
+            x
+        }
+    }
+
+    /// The keys of `hand` counters sown from `first` (which may be `len`).
+    #[inline(always)]
+    fn sown(&self, first: u8, hand: u8) -> u64 {
+        self.run_keys[first.wrapping_add(hand) as usize].wrapping_sub(self.run_keys[first as usize])
+    }
+
+    /// Whether `hand` counters sown from `first` reach the front row.
+    #[inline(always)]
+    fn reaches_front(&self, first: u8, hand: u8) -> bool {
+        let run = if hand >= self.len {
+            u64::MAX
+        } else {
+            ((1u64 << hand) - 1) << first
+        };
+        (run | run >> self.len) & self.front != 0
+    }
+
+    /// One lap of a turn; returns the counters it sowed.
+    #[inline(always)]
+    fn lap(&self, t: &mut Turn<R>) -> u32 {
+        let (w, len) = (self.w, self.len);
+        let last = t.last;
+        if t.capture {
+            let (of, ob) = facing(last, w);
+            // Both are occupied, so they still hold what they held at
+            // the start of the turn.
+            let fr = self.theirs.get(of);
+            let bk = self.theirs.get(ob);
+            t.opp_occ &= !(1 << of | 1 << ob);
+            // Both holes of this column are empty now: neither of the
+            // mover's holes facing them captures any more.
+            let column = !(1 << last | 1 << (len - 1 - last));
+            t.caps.0 &= column;
+            t.caps.1 &= column;
+            // The increment is sown from the hole after the origin, which is kept.
+            let first = self.wrap(t.origin + 1);
+            let hand = fr + bk;
+            let l = t.mine.last_of(first, hand, len);
+            t.mine.sow(first, hand, last, l, len);
+            t.last = l;
+            t.hash = t
+                .hash
+                .wrapping_sub((fr as u64).wrapping_mul(self.keys_opp[of as usize]))
+                .wrapping_sub((bk as u64).wrapping_mul(self.keys_opp[ob as usize]))
+                .wrapping_add(self.sown(first, hand));
+            if !t.front_reached {
+                t.front_reached = self.reaches_front(first, hand);
+            }
+            hand as u32
+        } else {
+            // A relay: lift the hole of the cursor and sow on from the next.
+            let v = t.v;
+            t.origin = last;
+            let l = t.mine.last_of(last + 1, v, len);
+            t.mine.lift_relay(v, last, l, len);
+            t.hash = t
+                .hash
+                .wrapping_add(self.relay_keys[(last & 31) as usize][v as usize]);
+            if !t.front_reached {
+                t.front_reached = self.reaches_front(self.wrap(last + 1), v);
+            }
+            t.last = l;
+            v as u32
+        }
+    }
+
+    /// After a lap that does not end the turn: the count of the last hole,
+    /// and whether the next lap captures there.
+    #[inline(always)]
+    fn look<const OPEN: bool>(&self, t: &mut Turn<R>) {
+        t.v = t.mine.cur(t.last, self.len);
+        let caps = if OPEN && !t.front_reached {
+            t.caps.0 | t.caps.1
+        } else {
+            t.caps.0
+        };
+        t.capture = caps >> t.last & 1 != 0;
+    }
+
+    /// The turn that lifts hole `h`, before its first lap, which lifts `h`
+    /// and sows on like a relay from it.
+    #[inline(always)]
+    fn start(&self, h: u8) -> Turn<R> {
+        let mut mine = self.mine;
+        mine.seek(0, h);
+        Turn {
+            v: mine.cur(h, self.len),
+            mine,
+            hash: self.hash,
+            opp_occ: self.opp_occ,
+            caps: self.caps,
+            last: h,
+            origin: h,
+            front_reached: false,
+            capture: false,
+        }
+    }
+
+    /// The turn from hole `h` after `laps` laps (that do not end it): the
+    /// state of a Brent checkpoint, run again when a lap's hash equals its
+    /// hash.
+    #[cold]
+    #[inline(never)]
+    fn replay<const OPEN: bool>(&self, h: u8, laps: u32) -> Turn<R> {
+        let mut t = self.start(h);
+        for _ in 0..laps {
+            self.lap(&mut t);
+            self.look::<OPEN>(&mut t);
+        }
+        t
+    }
 }
 
 /// The generator proper, for loops of type `R`, in the opening (`OPEN`:
 /// back-row captures until the front row is reached) or the main phase.
-#[inline(always)]
+/// Not inlined: each of the four is a function of its own (the sink inlined
+/// in it), so that the registers of one lap loop are not spent on another's.
+#[inline(never)]
 fn run<R: Ring, const OPEN: bool, F>(pos: &Position, budget: u32, mut sink: F) -> GenStats
 where
     F: FnMut(&Move, &Position, MoveInfo) -> bool,
@@ -154,46 +323,22 @@ where
     let opp = 1 - me;
     let w = pos.width;
     let len = if R::LEN == 0 { 2 * w } else { R::LEN };
-    let front = geometry::front_mask(w) as u64;
-    let mine0 = R::load(&pos.loops[me]);
     let theirs = &pos.loops[opp];
     let (meta0, meta) = meta_hashes(pos);
-    let hash0 = pos.hash.wrapping_sub(meta0);
-    let keys_me = &zobrist::HOLE[me];
-    let keys_opp = &zobrist::HOLE[opp];
-    let run_keys = run_keys(me, len);
-    // The keys of `hand` counters sown from `first` (which may be `len`).
-    let sown = |first: u8, hand: u8| -> u64 {
-        run_keys[first.wrapping_add(hand) as usize].wrapping_sub(run_keys[first as usize])
+    let env = Env {
+        mine: R::load(&pos.loops[me], len),
+        hash: pos.hash.wrapping_sub(meta0),
+        opp_occ: pos.occupied[opp],
+        caps: capture_sets(pos.occupied[opp], w),
+        theirs,
+        keys_opp: &zobrist::HOLE[opp],
+        run_keys: run_keys(me, len),
+        relay_keys: relay_keys(me, len),
+        front: geometry::front_mask(w) as u64,
+        w,
+        len,
     };
-    let caps0 = capture_sets(pos.occupied[opp], w);
-    let wrap = |x: u8| if x >= len { x - len } else { x };
-    // The last drop of `hand` counters sown from `first` (which may be `len`).
-    let last_of = |first: u8, hand: u8| -> u8 {
-        if R::LEN != 0 {
-            first.wrapping_add(hand).wrapping_sub(1) & (R::LEN - 1)
-        } else {
-            ((first as u32 + hand as u32 - 1) % len as u32) as u8
-        }
-    };
-    // What a relay of `v` counters lifted at `l` does to the board hash.
-    let relay16 = relay_keys16(me);
-    let relay_delta = |l: u8, v: u8| -> u64 {
-        if R::LEN == 16 {
-            relay16[(l & 15) as usize][(v & 127) as usize]
-        } else {
-            sown(l + 1, v).wrapping_sub((v as u64).wrapping_mul(keys_me[(l & 31) as usize]))
-        }
-    };
-    // Whether `hand` counters sown from `first` reach the front row.
-    let reaches_front = |first: u8, hand: u8| -> bool {
-        let run = if hand >= len {
-            u64::MAX
-        } else {
-            ((1u64 << hand) - 1) << first
-        };
-        (run | run >> len) & front != 0
-    };
+    let wrap = |x: u8| env.wrap(x);
 
     // Everything but the board is the same for every child.
     let mut child = *pos;
@@ -223,86 +368,27 @@ where
         // Driberg number: a (1) is loop position W-2.
         path.push(Token::Lift(i + 1));
 
-        let mut mine = mine0;
-        let (mut cap_front, mut cap_back) = caps0;
-        let mut opp_occ = pos.occupied[opp];
-        let mut hash = hash0;
-        let mut front_reached = false;
-        let mut origin = h;
+        let mut t = env.start(h);
         let mut laps = 0u32;
         let mut drops = 0u32;
         let mut stop = false;
 
-        // The first lap lifts `h` and sows on like a relay from it.
-        mine.seek(0, h);
-        let mut last = h;
-        let mut v = mine.cur(last, len);
-        let mut capture = false;
-
-        // Brent: `saved` is the state at the last checkpoint; checkpoints are
-        // at laps 1, 2, 4, 8, ... `event` is the next lap count at which to
-        // save one or to cut the path at the budget. Before the first, `saved`
-        // matches nothing (no lap ends with its origin at 0xff).
-        let mut saved = State {
-            hash,
-            mine,
-            opp_occ,
-            last,
-            origin: 0xff,
-            front_reached,
-        };
+        // Brent: checkpoints are at laps 1, 2, 4, 8, ...; `saved` is the lap
+        // of the last one (0: none yet) and `saved_hash` its hash. Only the
+        // hash is kept: when a lap's hash equals it, the turn is run again
+        // from its start to the checkpoint for the whole state. `event` is
+        // the next lap count at which to save one or to cut the path at the
+        // budget.
+        let mut saved = 0u32;
+        let mut saved_hash = !env.hash;
         let mut event = 1u32.min(cut_at);
         loop {
-            if capture {
-                let (of, ob) = facing(last, w);
-                // Both are occupied, so they still hold what they held at
-                // the start of the turn.
-                let fr = theirs.get(of);
-                let bk = theirs.get(ob);
-                opp_occ &= !(1 << of | 1 << ob);
-                // Both holes of this column are empty now: neither of the
-                // mover's holes facing them captures any more.
-                let column = !(1 << last | 1 << (len - 1 - last));
-                cap_front &= column;
-                cap_back &= column;
-                // The increment is sown from the hole after the origin, which is kept.
-                let first = wrap(origin + 1);
-                let hand = fr + bk;
-                let l = last_of(first, hand);
-                mine.sow(first, hand, last, l, len);
-                last = l;
-                hash = hash
-                    .wrapping_sub((fr as u64).wrapping_mul(keys_opp[of as usize]))
-                    .wrapping_sub((bk as u64).wrapping_mul(keys_opp[ob as usize]))
-                    .wrapping_add(sown(first, hand));
-                if !front_reached {
-                    front_reached = reaches_front(first, hand);
-                }
-                drops += hand as u32;
-            } else {
-                // A relay: lift the hole of the cursor and sow on from the next.
-                mine.clear_cur(last, len);
-                origin = last;
-                let l = last_of(last + 1, v);
-                mine.relay(v, last, l, len);
-                hash = hash.wrapping_add(relay_delta(last, v));
-                if !front_reached {
-                    front_reached = reaches_front(wrap(last + 1), v);
-                }
-                last = l;
-                drops += v as u32;
-            }
+            drops += env.lap(&mut t);
             laps += 1;
-
-            let now = State {
-                hash,
-                mine,
-                opp_occ,
-                last,
-                origin,
-                front_reached,
-            };
-            if now.hash == saved.hash && now == saved {
+            if t.hash == saved_hash
+                && saved != 0
+                && env.replay::<OPEN>(h, saved).state() == t.state()
+            {
                 stats.cut_cycle += 1;
                 break;
             }
@@ -311,12 +397,14 @@ where
                     stats.cut_budget += 1;
                     break;
                 }
-                saved = now;
+                saved = laps;
+                saved_hash = t.hash;
                 event = laps.saturating_mul(2).min(cut_at);
             }
 
-            v = mine.cur(last, len);
-            if v == 1 {
+            env.look::<OPEN>(&mut t);
+            if t.v == 1 {
+                let (mine, last, opp_occ) = (t.mine, t.last, t.opp_occ);
                 child.loops[me] = mine.store(last);
                 child.loops[opp] = if opp_occ == pos.occupied[opp] {
                     *theirs
@@ -327,17 +415,11 @@ where
                 // Captures only empty holes of the opponent.
                 child.occupied[opp] = opp_occ;
                 child.movable[opp] = pos.movable[opp] & opp_occ;
-                child.hash = hash.wrapping_add(meta);
+                child.hash = t.hash.wrapping_add(meta);
                 stats.moves += 1;
                 stop = !sink(&path, &child, MoveInfo { laps, drops });
                 break;
             }
-            let caps = if OPEN && !front_reached {
-                cap_front | cap_back
-            } else {
-                cap_front
-            };
-            capture = caps >> last & 1 != 0;
         }
         // Cut paths count their laps too.
         stats.laps += laps as u64;
