@@ -164,9 +164,7 @@ where
     fn fresh_turn<R: Ring>(pos: &Position, board: u64) -> Turn<R> {
         let (opp, w) = (1 - pos.side.index(), pos.width);
         let caps = if pos.variant == Variant::Lango {
-            // Lango: front row only, the facing front hole alone decides.
-            let rev = pos.occupied[opp].reverse_bits() >> (32 - 2 * w);
-            ((rev & ((1 << w) - 1)) << w, 0)
+            (lango::facing_front(pos.occupied[opp], w), 0)
         } else {
             let (front, back) = didinga::capture_sets(pos.occupied[opp], w);
             // Back-row captures only in the opening (until the front row is reached).
@@ -272,8 +270,7 @@ where
 
     /// Every way to begin the turn (or, in Acholi, to go on after a leave).
     fn starts<R: Ring>(&mut self, t: &Turn<R>) {
-        let mine = t.mine_loop();
-        let movable = mine.movable();
+        let (occupied, movable) = R::masks(&t.mine_loop());
         let back = (1u32 << self.w) - 1;
         match self.variant {
             Variant::Didinga => {
@@ -291,8 +288,7 @@ where
                     self.each_hole(movable & ab, |g, h| g.start_ccw(t, h));
                     return;
                 }
-                let theirs = self.theirs.keep(t.opp_occ);
-                let caps = lango::start_captures(&mine, &theirs, self.w);
+                let caps = lango::start_captures(occupied, t.opp_occ, self.w);
                 if caps != 0 {
                     self.each_hole(caps, |g, f| g.start_capture(t, f));
                     return;
