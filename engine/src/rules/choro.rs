@@ -501,23 +501,29 @@ where
                 }
             }
         } else {
-            // A clockwise hole: the relay, or a clockwise lap from it if that captures.
-            let mut cw = t;
-            let n = cw.take(me, l, self.len);
-            cw.origin = l;
-            cw.base = l;
-            cw.kind = if self.variant == Variant::Lango {
-                LapKind::LangoCw
-            } else {
-                LapKind::AcholiMidCw
-            };
-            let first = self.prev(l);
-            self.lap(&mut cw, first, n, Dir::Cw);
+            // A clockwise hole: the relay, or a clockwise lap from it if that
+            // captures. The clockwise lap counts in the statistics whether
+            // it is offered or not; it is sown only if it is.
+            self.stats.drops += v as u64;
+            self.stats.laps += 1;
+            let offered = t.cw_relay_captures(self.len, self.front, v);
             let mut relay = t;
             self.stats.drops += v as u64;
             self.stats.laps += 1;
             relay.relay(self.hole_keys, self.len, self.front, self.keys, v);
-            if self.ends_in_capture(&cw) {
+            if offered {
+                let mut cw = t;
+                let n = cw.take(me, l, self.len);
+                cw.origin = l;
+                cw.base = l;
+                cw.kind = if self.variant == Variant::Lango {
+                    LapKind::LangoCw
+                } else {
+                    LapKind::AcholiMidCw
+                };
+                let first = self.prev(l);
+                cw.lap(self.len, self.front, self.keys, first, n, Dir::Cw);
+                debug_assert!(self.ends_in_capture(&cw));
                 self.decide(
                     &t,
                     [

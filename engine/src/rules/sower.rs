@@ -200,6 +200,38 @@ impl<R: Ring> Turn<R> {
         self.drops += v as u32;
     }
 
+    /// Whether a clockwise lap of the `v` counters of the hole of the last
+    /// drop, sown from the hole before it, would end in a capture (at least
+    /// 2 counters in a capturing hole), found without sowing it.
+    #[inline]
+    pub fn cw_relay_captures(&self, len: u8, front: u32, v: u8) -> bool {
+        let l = self.last;
+        let q = ((v as u32 * 65536u32.div_ceil(len as u32)) >> 16) as u8;
+        let r = v - q * len;
+        // The lap's last drop, and the first hole of its stretch of `r`
+        // holes (in loop order) that get one more than the others.
+        let last = if r > l { l + len - r } else { l - r };
+        let after = if r == 0 {
+            // Back in the lifted hole, emptied before the lap.
+            q
+        } else {
+            self.mine.count(last, l, len) + q + 1
+        };
+        if after < 2 {
+            return false;
+        }
+        let reached = self.front_reached || {
+            let run = if v >= len {
+                u64::MAX
+            } else {
+                ((1u64 << v) - 1) << last
+            };
+            (run | run >> len) & front as u64 != 0
+        };
+        let caps = self.caps.0 | if reached { 0 } else { self.caps.1 };
+        caps >> last & 1 != 0
+    }
+
     /// Whether `hand` counters sown from `start` reach the mover's front row
     /// (`front`): once they have, the back-row capture set is dropped (it
     /// applies only before, in the opening).
