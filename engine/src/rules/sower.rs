@@ -250,8 +250,8 @@ impl<R: Ring> Turn<R> {
         }
     }
 
-    /// The opponent's holes the mover captures from if the lap ended at
-    /// `last` in an occupied hole (RULINGS 3): whether `last` captures.
+    /// Whether `last` is a capturing hole: a lap ending there on an occupied
+    /// hole captures from the opponent's holes facing it (RULINGS 3).
     #[inline(always)]
     pub fn captures(&self) -> bool {
         (self.caps.0 | self.caps.1) >> self.last & 1 != 0
