@@ -13,22 +13,21 @@ pub(crate) use didinga::generate as generate_didinga;
 use didinga::meta_hashes;
 pub(crate) use didinga::run_keys;
 
-use super::sower::{LapKind, Turn};
+use super::sower::{LapKind, Turn, NONE};
 use super::{acholi, lango, Cut, GenStats, LapBoard, LapRecord, MoveInfo};
-use crate::board::Position;
+use crate::board::{zobrist, Position};
 use crate::types::geometry::{self, facing};
 use crate::types::moves::{Move, Token, MAX_TOKENS};
+use crate::types::packed::{Loop, Ring, Ring16};
 use crate::types::{Dir, Variant};
 use std::mem::MaybeUninit;
 
-const NONE: u8 = 0xff;
-
 /// One option at a decision point.
-enum Opt {
+enum Opt<R> {
     /// Take this token and go on from this lap end.
-    Run(Token, Turn),
+    Run(Token, Turn<R>),
     /// Acholi: leave the increment (already put in its hole) and start anew.
-    Leave(Turn),
+    Leave(Turn<R>),
 }
 
 pub(crate) struct ChoroGen<'p, F> {
@@ -43,10 +42,11 @@ pub(crate) struct ChoroGen<'p, F> {
     budget: u32,
     path: Move,
     depth: usize,
-    /// Lap-end states of the decision points of the current path; only the
-    /// first `depth` are written (left uninitialised: a generator is made
-    /// per node, and Didinga never reads them).
-    seen: [MaybeUninit<Turn>; MAX_TOKENS],
+    /// Lap-end states of the decision points of the current path, the
+    /// mover's loop in loop order; only the first `depth` are written (left
+    /// uninitialised: a generator is made per node, and Didinga never reads
+    /// them).
+    seen: [MaybeUninit<Turn<Loop>>; MAX_TOKENS],
     seen_key: [MaybeUninit<u64>; MAX_TOKENS],
     pub stats: GenStats,
     sink: F,
@@ -62,9 +62,15 @@ pub(crate) struct ChoroGen<'p, F> {
     cuts: Option<Vec<(Move, Cut, u32)>>,
     /// Key sums of the mover's loop walked round (`didinga::run_keys`).
     keys: &'static [u64; 256],
+    /// The mover's hole keys.
+    hole_keys: &'static [u64; 32],
     /// Every child but its board, and the non-board part of its hash.
     child: Position,
     child_meta: u64,
+    /// The opponent's holes at the start of the turn (a turn only empties them).
+    theirs: Loop,
+    /// The mover's holes where a lap may turn clockwise (Lango and Acholi).
+    cw_holes: u32,
 }
 
 impl<'p, F> ChoroGen<'p, F>
@@ -101,15 +107,20 @@ where
             child: *pos,
             child_meta: 0,
             keys: run_keys(pos.side.index(), 2 * w),
+            hole_keys: &zobrist::HOLE[me],
+            theirs: pos.loops[1 - me],
+            cw_holes: match pos.variant {
+                Variant::Lango => geometry::lango_base(w),
+                Variant::Acholi => geometry::acholi_base(w),
+                _ => 0,
+            },
         }
     }
 
     /// Every never-ending path: the decisions it had taken when it was cut.
     pub fn cuts_of(mut self) -> Vec<(Move, Cut, u32)> {
         self.cuts = Some(Vec::new());
-        self.prepare();
-        let t = Self::fresh_turn(self.pos);
-        self.starts(&t);
+        self.go();
         self.cuts.unwrap_or_default()
     }
 
@@ -123,9 +134,7 @@ where
     /// The laps of move `m`, if it is legal.
     pub fn trace_of(mut self, m: &Move) -> Option<Vec<LapRecord>> {
         self.target = Some(*m);
-        self.prepare();
-        let t = Self::fresh_turn(self.pos);
-        self.starts(&t);
+        self.go();
         self.found
     }
 
@@ -133,27 +142,39 @@ where
     pub fn trace_boards_of(mut self, m: &Move) -> Option<Vec<(LapRecord, LapBoard)>> {
         self.trace_boards = Some(Vec::new());
         self.target = Some(*m);
-        self.prepare();
-        let t = Self::fresh_turn(self.pos);
-        self.starts(&t);
+        self.go();
         let boards = std::mem::take(&mut self.found_boards);
         self.found
             .map(|laps| laps.into_iter().zip(boards).collect())
     }
 
-    fn fresh_turn(pos: &Position) -> Turn {
+    /// Every path from the position's start, on the ring type of its loops.
+    fn go(&mut self) {
+        let board = self.prepare();
+        if self.len == 16 {
+            let t = Self::fresh_turn::<Ring16>(self.pos, board);
+            self.starts(&t);
+        } else {
+            let t = Self::fresh_turn::<Loop>(self.pos, board);
+            self.starts(&t);
+        }
+    }
+
+    /// The turn before its first lap; `board` is the board part of the hash.
+    fn fresh_turn<R: Ring>(pos: &Position, board: u64) -> Turn<R> {
         let (opp, w) = (1 - pos.side.index(), pos.width);
         let caps = if pos.variant == Variant::Lango {
-            // Lango: front row only, the facing front hole alone decides.
-            let rev = pos.occupied[opp].reverse_bits() >> (32 - 2 * w);
-            ((rev & ((1 << w) - 1)) << w, 0)
+            (lango::facing_front(pos.occupied[opp], w), 0)
         } else {
-            didinga::capture_sets(pos.occupied[opp], w)
+            let (front, back) = didinga::capture_sets(pos.occupied[opp], w);
+            // Back-row captures only in the opening (until the front row is reached).
+            (front, if pos.phase.is_opening() { back } else { 0 })
         };
         Turn {
             caps,
-            loops: pos.loops,
-            hash: pos.hash.wrapping_sub(meta_hashes(pos).0),
+            mine: R::load(&pos.loops[pos.side.index()]),
+            opp_occ: pos.occupied[opp],
+            hash: board,
             last: 0,
             origin: 0,
             base: NONE,
@@ -167,8 +188,9 @@ where
         }
     }
 
-    /// The child template and its hash part, before the first move.
-    fn prepare(&mut self) {
+    /// The child template and its hash part, before the first move; returns
+    /// the board part of the position's hash.
+    fn prepare(&mut self) -> u64 {
         let pos = self.pos;
         self.child = Position {
             ply: pos.ply + 1,
@@ -176,7 +198,9 @@ where
             phase: pos.phase.next(),
             ..*pos
         };
-        self.child_meta = meta_hashes(pos).1;
+        let (meta, child_meta) = meta_hashes(pos);
+        self.child_meta = child_meta;
+        pos.hash.wrapping_sub(meta)
     }
 
     /// Run the generator. By reference, so that the generator (with its
@@ -191,9 +215,7 @@ where
     /// The general generator, which handles Didinga too (the specialised
     /// one is checked against it).
     fn run_general(&mut self) -> GenStats {
-        self.prepare();
-        let t = Self::fresh_turn(self.pos);
-        self.starts(&t);
+        self.go();
         self.stats
     }
 
@@ -213,27 +235,22 @@ where
     }
 
     #[inline]
-    fn lap(&mut self, t: &mut Turn, first: u8, hand: u8, dir: Dir) {
+    fn lap<R: Ring>(&mut self, t: &mut Turn<R>, first: u8, hand: u8, dir: Dir) {
         self.stats.drops += hand as u64;
         self.stats.laps += 1;
-        t.lap(self.me, self.len, self.front, self.keys, first, hand, dir);
+        t.lap(self.len, self.front, self.keys, first, hand, dir);
     }
 
     /// The opponent's holes the mover captures from if the lap ended at `t.last`
     /// in an occupied hole (RULINGS 3): `None` if it is not a capturing hole.
     #[inline]
-    fn capture_holes(&self, t: &Turn) -> Option<(u8, u8)> {
-        let caps = if self.opening && !t.front_reached {
-            t.caps.0 | t.caps.1
-        } else {
-            t.caps.0
-        };
-        (caps >> t.last & 1 != 0).then(|| facing(t.last, self.w))
+    fn capture_holes<R: Ring>(&self, t: &Turn<R>) -> Option<(u8, u8)> {
+        t.captures().then(|| facing(t.last, self.w))
     }
 
     #[inline]
-    fn ends_in_capture(&self, t: &Turn) -> bool {
-        t.loops[self.me].get(t.last) >= 2 && self.capture_holes(t).is_some()
+    fn ends_in_capture<R: Ring>(&self, t: &Turn<R>) -> bool {
+        t.at_last(self.len) >= 2 && self.capture_holes(t).is_some()
     }
 
     /// Calls `f` with each hole of `mask`, in Driberg order (a, b, c, ...).
@@ -252,8 +269,8 @@ where
     }
 
     /// Every way to begin the turn (or, in Acholi, to go on after a leave).
-    fn starts(&mut self, t: &Turn) {
-        let movable = t.loops[self.me].movable();
+    fn starts<R: Ring>(&mut self, t: &Turn<R>) {
+        let (occupied, movable) = R::masks(&t.mine_loop());
         let back = (1u32 << self.w) - 1;
         match self.variant {
             Variant::Didinga => {
@@ -271,7 +288,7 @@ where
                     self.each_hole(movable & ab, |g, h| g.start_ccw(t, h));
                     return;
                 }
-                let caps = lango::start_captures(t, self.me, self.w);
+                let caps = lango::start_captures(occupied, t.opp_occ, self.w);
                 if caps != 0 {
                     self.each_hole(caps, |g, f| g.start_capture(t, f));
                     return;
@@ -294,7 +311,7 @@ where
         }
     }
 
-    fn with_token(&mut self, tok: Token, t: Turn) {
+    fn with_token<R: Ring>(&mut self, tok: Token, t: Turn<R>) {
         let mark = self.path.len();
         if self.path.push(tok) {
             self.run(t);
@@ -304,21 +321,22 @@ where
         }
     }
 
-    fn start_ccw(&mut self, t: &Turn, h: u8) {
+    fn start_ccw<R: Ring>(&mut self, t: &Turn<R>, h: u8) {
+        // Lifting `h` and sowing from the next hole is a relay from `h`.
         let mut c = *t;
-        let n = c.take(self.me, h);
-        c.origin = h;
-        c.base = NONE;
-        c.kind = LapKind::Normal;
-        let first = self.next(h);
-        self.lap(&mut c, first, n, Dir::Ccw);
+        c.mine.seek(c.last, h);
+        c.last = h;
+        let n = c.at_last(self.len);
+        self.stats.drops += n as u64;
+        self.stats.laps += 1;
+        c.relay(self.hole_keys, self.len, self.front, self.keys, n);
         self.with_token(Token::Lift(self.number(h)), c);
     }
 
     /// A clockwise first lap from a base hole, offered only if it captures.
-    fn start_cw(&mut self, t: &Turn, h: u8, kind: LapKind) {
+    fn start_cw<R: Ring>(&mut self, t: &Turn<R>, h: u8, kind: LapKind) {
         let mut c = *t;
-        let n = c.take(self.me, h);
+        let n = c.take(self.me, h, self.len);
         c.origin = h;
         c.base = h;
         c.kind = kind;
@@ -330,11 +348,11 @@ where
     }
 
     /// Lango's compulsory start capture at front hole `f` (RULINGS 5).
-    fn start_capture(&mut self, t: &Turn, f: u8) {
+    fn start_capture<R: Ring>(&mut self, t: &Turn<R>, f: u8) {
         let mut c = *t;
         let (of, ob) = facing(f, self.w);
-        let fr = c.take(self.opp, of);
-        let bk = c.take(self.opp, ob);
+        let fr = c.take_opp(self.opp, &self.theirs, of);
+        let bk = c.take_opp(self.opp, &self.theirs, ob);
         c.took_column(f, self.len);
         self.lango_sow(&mut c, f, fr, bk);
         self.with_token(Token::StartCapture(self.number(f)), c);
@@ -342,12 +360,12 @@ where
 
     /// Lango increment sowing (RULINGS 4): from the capturing hole `l`
     /// itself, or, for a single counter, with all of `l` from the next hole.
-    fn lango_sow(&mut self, t: &mut Turn, l: u8, fr: u8, bk: u8) {
+    fn lango_sow<R: Ring>(&mut self, t: &mut Turn<R>, l: u8, fr: u8, bk: u8) {
         t.kind = LapKind::Normal;
         t.base = NONE;
         t.origin = l;
         if fr == 1 && bk == 0 {
-            let own = t.take(self.me, l);
+            let own = t.take(self.me, l, self.len);
             let first = self.next(l);
             self.lap(t, first, own + 1, Dir::Ccw);
         } else {
@@ -356,158 +374,176 @@ where
     }
 
     /// Run the turn from a lap end until it ends, is cut, or branches.
-    fn run(&mut self, mut t: Turn) {
-        let (me, opp) = (self.me, self.opp);
+    /// The relays (most laps) run here with the turn in registers; captures
+    /// and laps ending on a clockwise hole go to [`Self::branch`].
+    fn run<R: Ring>(&mut self, mut t: Turn<R>) {
+        if self.stop {
+            return;
+        }
+        let (hole_keys, len, front, keys) = (self.hole_keys, self.len, self.front, self.keys);
+        let (budget, cw_holes, tracing) = (self.budget, self.cw_holes, self.target.is_some());
+        // Laps and drops of the relays run here, added to the statistics on the way out.
+        let (mut relays, mut relay_drops) = (0u64, 0u64);
         // Brent: `saved` is the state at the last power-of-two checkpoint.
         let mut saved = t;
-        let mut saved_key = t.key();
         let (mut power, mut lam) = (1u32, 0u32);
         loop {
-            if self.stop {
-                return;
-            }
-            if t.laps > self.budget {
+            if t.laps > budget {
                 self.stats.cut_budget += 1;
                 self.note_cut(Cut::Budget, t.laps);
-                return;
+                break;
             }
-            let l = t.last;
-            let v = t.loops[me].get(l);
-            if self.target.is_some() {
-                self.record(&t);
+            let v = t.at_last(len);
+            if tracing {
+                let r = t;
+                self.record(&r);
             }
             if v == 1 {
-                self.emit(&t);
-                return;
+                let e = t;
+                self.emit(&e);
+                break;
             }
-            if let Some((of, ob)) = self.capture_holes(&t) {
-                // `pre` is the lap-end state, kept only where a decision may follow.
-                let pre = if matches!(t.kind, LapKind::LangoCw | LapKind::AcholiAttack) {
-                    Some(t)
-                } else {
-                    None
-                };
-                let fr = t.take(opp, of);
-                let bk = t.take(opp, ob);
-                t.took_column(l, self.len);
-                let k = fr + bk;
-                match (self.variant, t.kind) {
-                    (Variant::Lango, LapKind::LangoCw) => {
-                        let mut again = t;
-                        let first = self.prev(t.base);
-                        self.lap(&mut again, first, k, Dir::Cw);
-                        if self.ends_in_capture(&again) {
-                            let mut normal = t;
-                            self.lango_sow(&mut normal, l, fr, bk);
-                            self.decide(
-                                &pre.unwrap_or(t),
-                                [
-                                    Some(Opt::Run(Token::Plus, again)),
-                                    Some(Opt::Run(Token::Minus, normal)),
-                                    None,
-                                ],
-                            );
-                            return;
-                        }
-                        self.lango_sow(&mut t, l, fr, bk);
-                    }
-                    (Variant::Lango, _) => self.lango_sow(&mut t, l, fr, bk),
-                    (Variant::Acholi, LapKind::AcholiAttack) => {
-                        let o = t.origin;
-                        let mut again = t;
-                        let first = self.prev(o);
-                        self.lap(&mut again, first, k, Dir::Cw);
-                        let again = self
-                            .ends_in_capture(&again)
-                            .then_some(Opt::Run(Token::Plus, again));
-                        let mut ccw = t;
-                        ccw.kind = LapKind::Normal;
-                        let first = self.next(o);
-                        self.lap(&mut ccw, first, k, Dir::Ccw);
-                        let mut left = t;
-                        left.put(me, o, k);
-                        self.decide(
-                            &pre.unwrap_or(t),
-                            [
-                                again,
-                                Some(Opt::Run(Token::Minus, ccw)),
-                                Some(Opt::Leave(left)),
-                            ],
-                        );
-                        return;
-                    }
-                    _ => {
-                        // Didinga and Acholi: from the hole after the origin, which is kept.
-                        t.kind = LapKind::Normal;
-                        let first = self.next(t.origin);
-                        self.lap(&mut t, first, k, Dir::Ccw);
-                    }
+            if t.captures() || cw_holes >> t.last & 1 != 0 {
+                match self.branch(t, v) {
+                    Some(next) => t = next,
+                    None => break,
                 }
             } else {
-                let cw_holes = match self.variant {
-                    Variant::Lango => geometry::lango_base(self.w),
-                    Variant::Acholi => geometry::acholi_base(self.w),
-                    _ => 0,
-                };
-                if cw_holes & (1 << l) != 0 {
-                    let mut relay = t;
-                    let n = relay.take(me, l);
-                    relay.origin = l;
-                    relay.base = NONE;
-                    relay.kind = LapKind::Normal;
-                    let mut cw = relay;
-                    cw.base = l;
-                    cw.kind = if self.variant == Variant::Lango {
-                        LapKind::LangoCw
-                    } else {
-                        LapKind::AcholiMidCw
-                    };
-                    let first = self.prev(l);
-                    self.lap(&mut cw, first, n, Dir::Cw);
-                    let first = self.next(l);
-                    self.lap(&mut relay, first, n, Dir::Ccw);
-                    if self.ends_in_capture(&cw) {
-                        self.decide(
-                            &t,
-                            [
-                                Some(Opt::Run(Token::Plus, cw)),
-                                Some(Opt::Run(Token::Minus, relay)),
-                                None,
-                            ],
-                        );
-                        return;
-                    }
-                    t = relay;
-                } else {
-                    // The common case: relay in place, no copy of the turn.
-                    let n = t.take(me, l);
-                    t.origin = l;
-                    t.base = NONE;
-                    t.kind = LapKind::Normal;
-                    let first = self.next(l);
-                    self.lap(&mut t, first, n, Dir::Ccw);
-                }
+                // The common case: a relay in place.
+                relays += 1;
+                relay_drops += v as u64;
+                t.relay(hole_keys, len, front, keys, v);
             }
-            let key = t.key();
-            if key == saved_key && t.same_state(&saved) {
+            if t.hash == saved.hash && t.same_state(&saved) {
                 self.stats.cut_cycle += 1;
                 self.note_cut(Cut::Cycle, t.laps);
-                return;
+                break;
             }
             lam += 1;
             if lam == power {
                 saved = t;
-                saved_key = key;
                 power <<= 1;
                 lam = 0;
             }
         }
+        self.stats.laps += relays;
+        self.stats.drops += relay_drops;
+    }
+
+    /// A lap end at a capturing hole, or at a clockwise hole of Lango or
+    /// Acholi, holding `v` counters (at least 2): the turn after the next
+    /// lap, or `None` where a decision point took over (or cut the path).
+    #[inline]
+    fn branch<R: Ring>(&mut self, mut t: Turn<R>, v: u8) -> Option<Turn<R>> {
+        let (me, opp) = (self.me, self.opp);
+        let l = t.last;
+        if let Some((of, ob)) = self.capture_holes(&t) {
+            // `pre` is the lap-end state, kept only where a decision may follow.
+            let pre = if matches!(t.kind, LapKind::LangoCw | LapKind::AcholiAttack) {
+                Some(t)
+            } else {
+                None
+            };
+            let fr = t.take_opp(opp, &self.theirs, of);
+            let bk = t.take_opp(opp, &self.theirs, ob);
+            t.took_column(l, self.len);
+            let k = fr + bk;
+            match (self.variant, t.kind) {
+                (Variant::Lango, LapKind::LangoCw) => {
+                    let mut again = t;
+                    let first = self.prev(t.base);
+                    self.lap(&mut again, first, k, Dir::Cw);
+                    if self.ends_in_capture(&again) {
+                        let mut normal = t;
+                        self.lango_sow(&mut normal, l, fr, bk);
+                        self.decide(
+                            &pre.unwrap_or(t),
+                            [
+                                Some(Opt::Run(Token::Plus, again)),
+                                Some(Opt::Run(Token::Minus, normal)),
+                                None,
+                            ],
+                        );
+                        return None;
+                    }
+                    self.lango_sow(&mut t, l, fr, bk);
+                }
+                (Variant::Lango, _) => self.lango_sow(&mut t, l, fr, bk),
+                (Variant::Acholi, LapKind::AcholiAttack) => {
+                    let o = t.origin;
+                    let mut again = t;
+                    let first = self.prev(o);
+                    self.lap(&mut again, first, k, Dir::Cw);
+                    let again = self
+                        .ends_in_capture(&again)
+                        .then_some(Opt::Run(Token::Plus, again));
+                    let mut ccw = t;
+                    ccw.kind = LapKind::Normal;
+                    let first = self.next(o);
+                    self.lap(&mut ccw, first, k, Dir::Ccw);
+                    let mut left = t;
+                    left.put(me, o, k);
+                    self.decide(
+                        &pre.unwrap_or(t),
+                        [
+                            again,
+                            Some(Opt::Run(Token::Minus, ccw)),
+                            Some(Opt::Leave(left)),
+                        ],
+                    );
+                    return None;
+                }
+                _ => {
+                    // Didinga and Acholi: from the hole after the origin, which is kept.
+                    t.kind = LapKind::Normal;
+                    let first = self.next(t.origin);
+                    self.lap(&mut t, first, k, Dir::Ccw);
+                }
+            }
+        } else {
+            // A clockwise hole: the relay, or a clockwise lap from it if that
+            // captures. The clockwise lap counts in the statistics whether
+            // it is offered or not; it is sown only if it is.
+            self.stats.drops += v as u64;
+            self.stats.laps += 1;
+            let offered = t.cw_relay_captures(self.len, self.front, v);
+            let mut relay = t;
+            self.stats.drops += v as u64;
+            self.stats.laps += 1;
+            relay.relay(self.hole_keys, self.len, self.front, self.keys, v);
+            if offered {
+                let mut cw = t;
+                let n = cw.take(me, l, self.len);
+                cw.origin = l;
+                cw.base = l;
+                cw.kind = if self.variant == Variant::Lango {
+                    LapKind::LangoCw
+                } else {
+                    LapKind::AcholiMidCw
+                };
+                let first = self.prev(l);
+                cw.lap(self.len, self.front, self.keys, first, n, Dir::Cw);
+                debug_assert!(self.ends_in_capture(&cw));
+                self.decide(
+                    &t,
+                    [
+                        Some(Opt::Run(Token::Plus, cw)),
+                        Some(Opt::Run(Token::Minus, relay)),
+                        None,
+                    ],
+                );
+                return None;
+            }
+            t = relay;
+        }
+        Some(t)
     }
 
     /// A decision point at lap-end state `pre`: branch into each option,
     /// unless this state already occurred at a decision point of the path.
-    fn decide(&mut self, pre: &Turn, opts: [Option<Opt>; 3]) {
+    fn decide<R: Ring>(&mut self, pre: &Turn<R>, opts: [Option<Opt<R>>; 3]) {
         let key = pre.key();
+        let pre = pre.unrotated();
         for i in 0..self.depth {
             // SAFETY: `seen[..depth]` and `seen_key[..depth]` were written
             // below before `depth` grew.
@@ -517,7 +553,7 @@ where
                     self.seen_key[i].assume_init(),
                 )
             };
-            if seen_key == key && seen.same_state(pre) {
+            if seen_key == key && seen.same_state(&pre) {
                 self.stats.cut_repeat += 1;
                 self.note_cut(Cut::Repeat, pre.laps);
                 return;
@@ -527,7 +563,7 @@ where
             self.stats.cut_overflow += 1;
             return;
         }
-        self.seen[self.depth] = MaybeUninit::new(*pre);
+        self.seen[self.depth] = MaybeUninit::new(pre);
         self.seen_key[self.depth] = MaybeUninit::new(key);
         self.depth += 1;
         for opt in opts.into_iter().flatten() {
@@ -551,7 +587,7 @@ where
     }
 
     #[cold]
-    fn record(&mut self, t: &Turn) {
+    fn record<R: Ring>(&mut self, t: &Turn<R>) {
         let i = t.laps as usize - 1;
         self.trace.truncate(i);
         self.trace.push(LapRecord {
@@ -559,21 +595,24 @@ where
             hand: t.lap_hand,
             dir: t.dir,
             last: self.number(t.last),
-            after: t.loops[self.me].get(t.last),
+            after: t.at_last(self.len),
         });
         if let Some(boards) = &mut self.trace_boards {
             boards.truncate(i);
+            let mut loops = [Loop::default(); 2];
+            loops[self.me] = t.mine_loop();
+            loops[self.opp] = self.theirs.keep(t.opp_occ);
             let mut b = [[0u8; 32]; 2];
             for (s, row) in b.iter_mut().enumerate() {
                 for (p, c) in row.iter_mut().enumerate().take(self.len as usize) {
-                    *c = t.loops[s].get(p as u8);
+                    *c = loops[s].get(p as u8);
                 }
             }
             boards.push(b);
         }
     }
 
-    fn emit(&mut self, t: &Turn) {
+    fn emit<R: Ring>(&mut self, t: &Turn<R>) {
         if let Some(m) = self.target {
             if m == self.path {
                 self.found = Some(self.trace.clone());
@@ -584,10 +623,20 @@ where
             }
             return;
         }
+        let (me, opp) = (self.me, self.opp);
         let child = &mut self.child;
-        child.loops = t.loops;
-        for s in 0..2 {
-            (child.occupied[s], child.movable[s]) = t.loops[s].masks(self.len);
+        child.loops[me] = t.mine_loop();
+        (child.occupied[me], child.movable[me]) = R::masks(&child.loops[me]);
+        // Captures only empty the opponent's holes.
+        let pos = self.pos;
+        if t.opp_occ == pos.occupied[opp] {
+            child.loops[opp] = pos.loops[opp];
+            child.occupied[opp] = pos.occupied[opp];
+            child.movable[opp] = pos.movable[opp];
+        } else {
+            child.loops[opp] = self.theirs.keep(t.opp_occ);
+            child.occupied[opp] = t.opp_occ;
+            child.movable[opp] = pos.movable[opp] & t.opp_occ;
         }
         child.hash = t.hash.wrapping_add(self.child_meta);
         self.stats.moves += 1;
