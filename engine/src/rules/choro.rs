@@ -172,7 +172,7 @@ where
         };
         Turn {
             caps,
-            mine: R::load(&pos.loops[pos.side.index()]),
+            mine: R::load(&pos.loops[pos.side.index()], 2 * w),
             opp_occ: pos.occupied[opp],
             hash: board,
             last: 0,
@@ -482,7 +482,7 @@ where
                     let first = self.next(o);
                     self.lap(&mut ccw, first, k, Dir::Ccw);
                     let mut left = t;
-                    left.put(me, o, k);
+                    left.put(me, o, k, self.len);
                     self.decide(
                         &pre.unwrap_or(t),
                         [

@@ -293,12 +293,12 @@ impl<R: Ring> Turn<R> {
         n
     }
 
-    /// Add `n` counters to the mover's hole `h`.
+    /// Add `n` counters to the mover's hole `h` of a loop of `len` holes.
     #[inline]
-    pub fn put(&mut self, me: usize, h: u8, n: u8) {
+    pub fn put(&mut self, me: usize, h: u8, n: u8, len: u8) {
         let mut l = self.mine_loop();
         l.set(h, l.get(h) + n);
-        self.mine = R::load(&l);
+        self.mine = R::load(&l, len);
         self.mine.seek(0, self.last);
         self.hash = self
             .hash

@@ -117,16 +117,6 @@ impl Loop {
         }
     }
 
-    /// Sow `hand` counters round a loop of 16 holes from hole `start`:
-    /// `hand / 16` in every hole and one more in the `hand % 16` from `start`.
-    #[inline]
-    pub fn sow16(&mut self, start: u8, hand: u8) {
-        // Two word adds from a table by start: no 128-bit rotation.
-        let d = &SOW16[(start & 15) as usize][(hand & 127) as usize];
-        self.0[0] = self.0[0].wrapping_add(d[0]);
-        self.0[1] = self.0[1].wrapping_add(d[1]);
-    }
-
     /// The loop with every hole outside `holes` emptied.
     #[inline]
     pub fn keep(&self, holes: u32) -> Loop {
@@ -301,28 +291,6 @@ static RELAY16: [u128; 128] = {
         }
         t[n] = v;
         n += 1;
-    }
-    t
-};
-
-/// `SOW16[start][n]`: what sowing `n` counters from hole `start` adds to a
-/// 16-hole loop in loop order ([`Loop::sow16`]): `n / 16` everywhere and one
-/// more in the `n % 16` holes from `start` on, round the loop.
-static SOW16: [[[u64; 2]; 128]; 16] = {
-    let mut t = [[[0u64; 2]; 128]; 16];
-    let mut start = 0;
-    while start < 16 {
-        let mut n = 1;
-        while n < 128 {
-            let mut i = 0;
-            while i < n {
-                let h = (start + i) % 16;
-                t[start][n][h / 8] += 1 << (8 * (h % 8));
-                i += 1;
-            }
-            n += 1;
-        }
-        start += 1;
     }
     t
 };
@@ -569,22 +537,6 @@ mod tests {
             x ^= x >> 7;
             x ^= x << 17;
             x % m
-        }
-    }
-
-    #[test]
-    fn sow16_matches_a_plain_sow() {
-        let mut next = xorshift(0x2545_f491);
-        for _ in 0..2000 {
-            let mut plain = Loop::default();
-            for h in 0..16 {
-                plain.set(h, next(4) as u8);
-            }
-            let mut fast = plain;
-            let (start, hand) = (next(16) as u8, 1 + next(100) as u8);
-            fast.sow16(start, hand);
-            Ring::sow(&mut plain, start, hand, 0, 0, 16);
-            assert_eq!(fast, plain, "start {start} hand {hand}");
         }
     }
 
