@@ -32,6 +32,10 @@ use std::time::Duration;
 
 /// Longest `error` of a refused request.
 pub const MAX_ERROR: usize = 400;
+/// The longest `go` sent on, in ms: a mutated `movetime` (65535, say) is a
+/// search of that length, which the page allows (up to 600 s) and the
+/// watchdog would take for a hang; its cost is not its point.
+pub const MAX_GO_MS: u64 = 1000;
 
 pub const DICT: &[&str] = &[
     "{",
@@ -172,10 +176,11 @@ impl Target for GuiTarget {
         let text = String::from_utf8_lossy(input);
         for line in text.split('\n') {
             // As the WebSocket handler reads a text message.
-            let req: Value = serde_json::from_str(line).unwrap_or_else(|_| {
+            let mut req: Value = serde_json::from_str(line).unwrap_or_else(|_| {
                 self.not_json += 1;
                 Value::Null
             });
+            bound_go(&mut req);
             self.one(&req)
                 .map_err(|e| format!("request {}: {e}", clip(line)))?;
         }
@@ -187,6 +192,18 @@ impl Target for GuiTarget {
             "requests {} (refused {}, not JSON {}) states {} go {} records {}",
             self.requests, self.refused, self.not_json, self.states, self.gos, self.records
         )
+    }
+}
+
+/// A `go` request's `movetime` above [`MAX_GO_MS`] becomes `MAX_GO_MS`.
+fn bound_go(req: &mut Value) {
+    if req.get("op").and_then(Value::as_str) != Some("go") {
+        return;
+    }
+    if let Some(t) = req.get_mut("movetime") {
+        if t.as_u64().is_some_and(|ms| ms > MAX_GO_MS) {
+            *t = json!(MAX_GO_MS);
+        }
     }
 }
 
@@ -495,4 +512,28 @@ fn edit(rng: &mut Rng, v: &mut Value) {
         _ => json!(gen::move_string(rng)),
     };
     obj.insert(k.clone(), new);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_go_is_bounded_and_nothing_else_changes() {
+        let mut long = json!({"op": "go", "id": 1, "movetime": 65535, "algorithm": "mcts"});
+        bound_go(&mut long);
+        assert_eq!(long["movetime"], MAX_GO_MS);
+        assert_eq!(long["algorithm"], "mcts");
+        for req in [
+            json!({"op": "go", "movetime": 20}),
+            json!({"op": "go", "movetime": "65535"}),
+            json!({"op": "go"}),
+            json!({"op": "state", "movetime": 65535}),
+            json!(42),
+        ] {
+            let mut r = req.clone();
+            bound_go(&mut r);
+            assert_eq!(r, req);
+        }
+    }
 }
