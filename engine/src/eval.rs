@@ -18,7 +18,8 @@
 //! and the biggest capture each player could make with one sowing.
 
 use crate::board::Position;
-use crate::types::geometry::{adj_pos, facing, front_mask, ADJ_HOLES};
+use crate::types::geometry::{adj_pos, front_mask, ADJ_HOLES};
+use crate::types::packed::{byte_sum128, nonzero_bytes128};
 use crate::types::{Phase, Side, Variant};
 
 /// A static evaluator: score of `pos` for its side to move, in centi-counters.
@@ -147,33 +148,55 @@ impl Evaluator for Eval {
 
 /// Captures that `att` could make now by ending a lap on one of his occupied
 /// front holes: (sum over those holes, biggest single one).
+///
+/// Every column at once (a board is at most 16 wide): byte `i` of the
+/// attacker's front row (loop position `w + i`) faces the defender's front
+/// hole `2w - 1 - i` (his front row with its bytes reversed) and back hole
+/// `i`. No byte overflows: two holes never hold more than every counter, at
+/// most 128.
 pub fn en_prise(pos: &Position, att: Side) -> (u32, u32) {
-    let w = pos.width();
-    let def = att.other();
-    let lango = pos.variant() == Variant::Lango;
-    let mut holes = pos.occupied_mask(att) & front_mask(w);
-    let (mut sum, mut max) = (0u32, 0u32);
-    while holes != 0 {
-        let p = holes.trailing_zeros() as u8;
-        holes &= holes - 1;
-        let (of, ob) = facing(p, w);
-        let (f, b) = (
-            pos.loop_count(def, of) as u32,
-            pos.loop_count(def, ob) as u32,
-        );
-        if f > 0 && (lango || b > 0) {
-            sum += f + b;
-            max = max.max(f + b);
-        }
+    // The 8-wide boards of every code get their own copy, with the shifts
+    // known.
+    match pos.width() {
+        8 => en_prise_w(pos, att, 8),
+        w => en_prise_w(pos, att, w),
     }
-    (sum, max)
+}
+
+#[inline(always)]
+fn en_prise_w(pos: &Position, att: Side, w: u8) -> (u32, u32) {
+    debug_assert!(w <= 16);
+    let lango = pos.variant() == Variant::Lango;
+    let def = &pos.loops[att.other().index()];
+    let front = def.row(w, w).swap_bytes() >> (8 * (16 - w as u32));
+    let back = def.row(0, w);
+    let mut open = nonzero_bytes128(pos.loops[att.index()].row(w, w)) & nonzero_bytes128(front);
+    if !lango {
+        open &= nonzero_bytes128(back);
+    }
+    let taken = (front + back) & (open >> 7).wrapping_mul(0xff);
+    let mut max = 0;
+    while open != 0 {
+        let shift = open.trailing_zeros() - 7;
+        open &= open - 1;
+        max = max.max((taken >> shift) as u8 as u32);
+    }
+    (byte_sum128(taken), max)
 }
 
 /// Counters in `side`'s front row, and its occupied front holes.
 fn front_row(pos: &Position, side: Side) -> (u32, u32) {
-    let w = pos.width();
-    let counters = (w..2 * w).map(|p| pos.loop_count(side, p) as u32).sum();
-    let holes = (pos.occupied_mask(side) & front_mask(w)).count_ones();
+    match pos.width() {
+        8 => front_row_w(pos, side, 8),
+        w => front_row_w(pos, side, w),
+    }
+}
+
+#[inline(always)]
+fn front_row_w(pos: &Position, side: Side, w: u8) -> (u32, u32) {
+    let front = front_mask(w);
+    let holes = (pos.occupied_mask(side) & front).count_ones();
+    let counters = byte_sum128(pos.loops[side.index()].row(w, w));
     (counters, holes)
 }
 
@@ -337,7 +360,94 @@ impl Eval {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rng::Rng;
+    use crate::types::geometry::facing;
     use crate::Variant;
+
+    /// [`en_prise`] and [`front_row`] hole by hole, as the rules state them.
+    fn plain_terms(pos: &Position, side: Side) -> [u32; 4] {
+        let w = pos.width();
+        let def = side.other();
+        let (mut sum, mut max, mut counters, mut holes) = (0, 0, 0, 0);
+        for p in w..2 * w {
+            let own = pos.loop_count(side, p) as u32;
+            counters += own;
+            holes += u32::from(own > 0);
+            let (of, ob) = facing(p, w);
+            let (f, b) = (
+                pos.loop_count(def, of) as u32,
+                pos.loop_count(def, ob) as u32,
+            );
+            if own > 0 && f > 0 && (pos.variant() == Variant::Lango || b > 0) {
+                sum += f + b;
+                max = max.max(f + b);
+            }
+        }
+        [sum, max, counters, holes]
+    }
+
+    #[test]
+    fn word_wise_terms_agree_with_hole_by_hole() {
+        // Random boards of every Choro code and width (counts from a few
+        // holes holding nearly everything to many small ones, up to the
+        // 128 counters a board holds at most), and the positions random
+        // games reach from each start.
+        let mut rng = Rng::new(0x5eed_e7a1);
+        let mut checked = 0;
+        for (code, widths) in [("didinga", 8..=16u8), ("lango", 8..=8), ("acholi", 8..=8)] {
+            for w in widths {
+                for _ in 0..300 {
+                    let total = rng.below(129) as u32;
+                    let mut holes = vec![0u32; 4 * w as usize];
+                    let spread = 1 + rng.below(holes.len());
+                    for _ in 0..total {
+                        let k = rng.below(spread);
+                        holes[k] += 1;
+                    }
+                    for i in (1..holes.len()).rev() {
+                        holes.swap(i, rng.below(i + 1));
+                    }
+                    let rows: Vec<String> = holes
+                        .chunks(w as usize)
+                        .map(|r| {
+                            r.iter()
+                                .map(|c| c.to_string())
+                                .collect::<Vec<_>>()
+                                .join(",")
+                        })
+                        .collect();
+                    let side = if rng.chance(1, 2) { "a" } else { "b" };
+                    let text = format!("{code}:{w} {} {side} m", rows.join("/"));
+                    let Ok(pos) = text.parse::<Position>() else {
+                        continue;
+                    };
+                    let mut game = vec![pos];
+                    let mut p = pos;
+                    for _ in 0..20 {
+                        let mut kids = Vec::new();
+                        p.generate(crate::rules::LAP_BUDGET, |_, c, _| {
+                            kids.push(*c);
+                            true
+                        });
+                        if kids.is_empty() {
+                            break;
+                        }
+                        p = kids[rng.below(kids.len())];
+                        game.push(p);
+                    }
+                    for p in &game {
+                        for side in [Side::A, Side::B] {
+                            let (s, m) = en_prise(p, side);
+                            let (c, h) = front_row(p, side);
+                            assert_eq!([s, m, c, h], plain_terms(p, side), "{p} {side:?}");
+                            checked += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(checked > 20_000, "{checked}");
+    }
 
     #[test]
     fn terms_add_up_to_the_evaluation() {

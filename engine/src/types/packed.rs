@@ -45,6 +45,31 @@ pub fn range_bits(s: u8, r: u8, len: u8) -> u32 {
     ((m | (m >> len)) & full) as u32
 }
 
+/// The sum of the eight bytes of `w`.
+#[inline]
+pub fn byte_sum(w: u64) -> u32 {
+    let pairs = (w & 0x00ff_00ff_00ff_00ff) + ((w >> 8) & 0x00ff_00ff_00ff_00ff);
+    (pairs.wrapping_mul(0x0001_0001_0001_0001) >> 48) as u32
+}
+
+/// `0x80` in every byte of `w` that is not zero, and zero elsewhere.
+#[inline]
+pub fn nonzero_bytes(w: u64) -> u64 {
+    (((w & LOW7).wrapping_add(LOW7)) | w) & HIGH
+}
+
+/// [`byte_sum`] of sixteen bytes.
+#[inline]
+pub fn byte_sum128(x: u128) -> u32 {
+    byte_sum(x as u64) + byte_sum((x >> 64) as u64)
+}
+
+/// [`nonzero_bytes`] of sixteen bytes.
+#[inline]
+pub fn nonzero_bytes128(x: u128) -> u128 {
+    nonzero_bytes(x as u64) as u128 | (nonzero_bytes((x >> 64) as u64) as u128) << 64
+}
+
 #[inline]
 fn gather(detect: u64) -> u32 {
     ((detect >> 7).wrapping_mul(GATHER) >> 56) as u32
@@ -90,7 +115,7 @@ impl Loop {
         let mut m = 0;
         for k in 0..4 {
             let w = self.0[k];
-            m |= gather((((w & LOW7).wrapping_add(LOW7)) | w) & HIGH) << (8 * k);
+            m |= gather(nonzero_bytes(w)) << (8 * k);
         }
         m
     }
@@ -101,7 +126,7 @@ impl Loop {
         let mut m = 0;
         for k in 0..4 {
             let w = self.0[k] & 0xfefe_fefe_fefe_fefe;
-            m |= gather((((w & LOW7).wrapping_add(LOW7)) | w) & HIGH) << (8 * k);
+            m |= gather(nonzero_bytes(w)) << (8 * k);
         }
         m
     }
@@ -130,13 +155,26 @@ impl Loop {
     /// Total counters in the loop.
     #[inline]
     pub fn total(&self) -> u32 {
-        self.0
-            .iter()
-            .map(|&w| {
-                let pairs = (w & 0x00ff_00ff_00ff_00ff) + ((w >> 8) & 0x00ff_00ff_00ff_00ff);
-                (pairs.wrapping_mul(0x0001_0001_0001_0001) >> 48) as u32
-            })
-            .sum()
+        self.0.iter().map(|&w| byte_sum(w)).sum()
+    }
+
+    /// Holes `start` to `start + n - 1` (`start <= 16`, `n <= 16`), hole
+    /// `start` in the low byte; the bytes above `n` are zero.
+    #[inline]
+    pub fn row(&self, start: u8, n: u8) -> u128 {
+        let lo = self.0[0] as u128 | (self.0[1] as u128) << 64;
+        let hi = self.0[2] as u128 | (self.0[3] as u128) << 64;
+        let sh = 8 * start as u32;
+        let bytes = match sh {
+            0 => lo,
+            128 => hi,
+            _ => lo >> sh | hi << (128 - sh),
+        };
+        if n >= 16 {
+            bytes
+        } else {
+            bytes & ((1u128 << (8 * n)) - 1)
+        }
     }
 
     /// The first `n` counts, as bytes.
