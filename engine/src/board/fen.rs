@@ -402,7 +402,11 @@ impl FromStr for Position {
                 .split_once('/')
                 .and_then(|(a, b)| Some([a.parse::<u8>().ok()?, b.parse::<u8>().ok()?]))
                 .ok_or_else(|| PositionError::Stores(f[4].chars().take(20).collect()))?;
-            let total = loops[0].total() + stores[0] as u32 + stores[1] as u32;
+            // Summed from the rows: `Loop::total` holds only for a board's
+            // 100 counters at most.
+            let total = rows.iter().flatten().map(|&c| c as u32).sum::<u32>()
+                + stores[0] as u32
+                + stores[1] as u32;
             if total > 100 {
                 return Err(PositionError::TooMany(total, 100));
             }

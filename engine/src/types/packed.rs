@@ -45,11 +45,14 @@ pub fn range_bits(s: u8, r: u8, len: u8) -> u32 {
     ((m | (m >> len)) & full) as u32
 }
 
-/// The sum of the eight bytes of `w`.
+/// The sum of the eight bytes of `w`, which must be below 256 (every count
+/// of a board together is at most 128): one multiplication, whose partial
+/// sums then never carry from one byte into the next.
 #[inline]
 pub fn byte_sum(w: u64) -> u32 {
-    let pairs = (w & 0x00ff_00ff_00ff_00ff) + ((w >> 8) & 0x00ff_00ff_00ff_00ff);
-    (pairs.wrapping_mul(0x0001_0001_0001_0001) >> 48) as u32
+    let sum = (w.wrapping_mul(0x0101_0101_0101_0101) >> 56) as u32;
+    debug_assert_eq!(sum, w.to_le_bytes().iter().map(|&b| b as u32).sum::<u32>());
+    sum
 }
 
 /// `0x80` in every byte of `w` that is not zero, and zero elsewhere.
@@ -58,10 +61,11 @@ pub fn nonzero_bytes(w: u64) -> u64 {
     (((w & LOW7).wrapping_add(LOW7)) | w) & HIGH
 }
 
-/// [`byte_sum`] of sixteen bytes.
+/// [`byte_sum`] of sixteen bytes (their sum below 256: the two halves
+/// then add bytewise without a carry).
 #[inline]
 pub fn byte_sum128(x: u128) -> u32 {
-    byte_sum(x as u64) + byte_sum((x >> 64) as u64)
+    byte_sum((x as u64).wrapping_add((x >> 64) as u64))
 }
 
 /// [`nonzero_bytes`] of sixteen bytes.
@@ -152,10 +156,13 @@ impl Loop {
         l
     }
 
-    /// Total counters in the loop.
+    /// Total counters in the loop. A board holds at most 128 counters
+    /// (`8w` in Choro, 100 in Adjiboto), so the four words add bytewise
+    /// without a carry and [`byte_sum`] takes the sum.
     #[inline]
     pub fn total(&self) -> u32 {
-        self.0.iter().map(|&w| byte_sum(w)).sum()
+        let [a, b, c, d] = self.0;
+        byte_sum(a.wrapping_add(b).wrapping_add(c).wrapping_add(d))
     }
 
     /// Holes `start` to `start + n - 1` (`start <= 16`, `n <= 16`), hole
