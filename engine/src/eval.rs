@@ -202,35 +202,37 @@ fn front_row_w(pos: &Position, side: Side, w: u8) -> (u32, u32) {
 
 /// The biggest capture `side` could make with one Adjiboto sowing, ignoring
 /// the opening's distinct-hole rule.
+///
+/// Nothing is sown: a sowing of `hand` from hole `h` empties `h`, adds
+/// `hand / 10` to every hole and one more to the `hand % 10` holes from `h`
+/// on, so the `k`-th hole after the last one sown into (hole `h + hand + k`)
+/// holds its count before (0 for `h`), plus `hand / 10`, plus one when
+/// `k >= 10 - hand % 10` (the stretch has wrapped round to it). Only the
+/// holes the capture walks over are counted.
 pub fn adj_best_capture(pos: &Position, side: Side) -> u32 {
+    const N: u32 = ADJ_HOLES as u32;
     if pos.history(Side::A).is_empty() && pos.history(Side::B).is_empty() {
         return 0;
     }
-    let n = ADJ_HOLES as usize;
-    let mut ring = [0u8; ADJ_HOLES as usize];
-    for (i, c) in ring.iter_mut().enumerate() {
-        *c = pos.loop_count(Side::A, i as u8);
-    }
+    let ring = pos.loops[0].row(0, ADJ_HOLES).to_le_bytes();
     let mut best = 0;
     for hole in 1..=5u8 {
-        let h = adj_pos(side, hole) as usize;
-        let hand = ring[h] as usize;
+        let h = adj_pos(side, hole) as u32;
+        let hand = ring[h as usize] as u32;
         if hand < 2 {
             continue;
         }
-        let mut r = ring;
-        r[h] = 0;
-        for k in 0..n {
-            r[(h + k) % n] += (hand / n + usize::from(k < hand % n)) as u8;
-        }
-        let last = (h + hand - 1) % n;
+        let (q, rem) = (hand / N, hand % N);
+        let mut j = (h + rem) % N;
         let mut took = 0u32;
-        for k in 1..n {
-            let c = r[(last + k) % n];
+        for k in 0..N - 1 {
+            let before = if j == h { 0 } else { ring[j as usize] as u32 };
+            let c = before + q + u32::from(k >= N - rem);
             if !matches!(c, 1 | 3 | 5) {
                 break;
             }
-            took += c as u32;
+            took += c;
+            j = if j == N - 1 { 0 } else { j + 1 };
         }
         best = best.max(took);
     }
@@ -384,6 +386,107 @@ mod tests {
             }
         }
         [sum, max, counters, holes]
+    }
+
+    /// The biggest capture `side` could make with one Adjiboto sowing, ignoring
+    /// the opening's distinct-hole rule.
+    fn plain_best_capture(pos: &Position, side: Side) -> u32 {
+        if pos.history(Side::A).is_empty() && pos.history(Side::B).is_empty() {
+            return 0;
+        }
+        let n = ADJ_HOLES as usize;
+        let mut ring = [0u8; ADJ_HOLES as usize];
+        for (i, c) in ring.iter_mut().enumerate() {
+            *c = pos.loop_count(Side::A, i as u8);
+        }
+        let mut best = 0;
+        for hole in 1..=5u8 {
+            let h = adj_pos(side, hole) as usize;
+            let hand = ring[h] as usize;
+            if hand < 2 {
+                continue;
+            }
+            let mut r = ring;
+            r[h] = 0;
+            for k in 0..n {
+                r[(h + k) % n] += (hand / n + usize::from(k < hand % n)) as u8;
+            }
+            let last = (h + hand - 1) % n;
+            let mut took = 0u32;
+            for k in 1..n {
+                let c = r[(last + k) % n];
+                if !matches!(c, 1 | 3 | 5) {
+                    break;
+                }
+                took += c as u32;
+            }
+            best = best.max(took);
+        }
+        best
+    }
+
+    #[test]
+    fn adjiboto_capture_agrees_with_hole_by_hole() {
+        // Random rings (a few holes holding nearly all of the 100 counters,
+        // or many small ones) with random histories, and the positions
+        // random games reach from them.
+        let mut rng = Rng::new(0xad71_b070);
+        let mut checked = 0;
+        for _ in 0..3000 {
+            let total = rng.below(101) as u32;
+            let mut holes = [0u32; 10];
+            let spread = 1 + rng.below(10);
+            for _ in 0..total {
+                holes[rng.below(spread)] += 1;
+            }
+            for i in (1..10).rev() {
+                holes.swap(i, rng.below(i + 1));
+            }
+            let row = |r: &[u32]| {
+                r.iter()
+                    .map(|c| c.to_string())
+                    .collect::<Vec<_>>()
+                    .join(",")
+            };
+            let hist = |rng: &mut Rng| -> String {
+                let n = rng.below(6);
+                if n == 0 {
+                    "-".into()
+                } else {
+                    (1..=5).take(n).map(|d: u32| d.to_string()).collect()
+                }
+            };
+            let side = if rng.chance(1, 2) { "a" } else { "b" };
+            let (ha, hb) = (hist(&mut rng), hist(&mut rng));
+            let text = format!(
+                "adjiboto {}/{} {side} {ha}/{hb} 0/0",
+                row(&holes[..5]),
+                row(&holes[5..])
+            );
+            let Ok(mut p) = text.parse::<Position>() else {
+                continue;
+            };
+            for _ in 0..15 {
+                for side in [Side::A, Side::B] {
+                    assert_eq!(
+                        adj_best_capture(&p, side),
+                        plain_best_capture(&p, side),
+                        "{p} {side:?}"
+                    );
+                    checked += 1;
+                }
+                let mut kids = Vec::new();
+                p.generate(crate::rules::LAP_BUDGET, |_, c, _| {
+                    kids.push(*c);
+                    true
+                });
+                if kids.is_empty() {
+                    break;
+                }
+                p = kids[rng.below(kids.len())];
+            }
+        }
+        assert!(checked > 10_000, "{checked}");
     }
 
     #[test]
