@@ -171,12 +171,38 @@ fn slot(m: &Move) -> usize {
 /// Counters the mover takes with this move.
 #[inline]
 fn gain(parent: &Position, child: &Position) -> u16 {
-    let me = parent.side_to_move();
-    if parent.variant().is_choro() {
-        let op = me.other();
-        parent.material(op).saturating_sub(child.material(op)) as u16
-    } else {
-        child.stores()[me.index()].saturating_sub(parent.stores()[me.index()]) as u16
+    Gain::of(parent).to(child)
+}
+
+/// What [`gain`] compares each child of one parent with, taken once: the
+/// opponent's counters (Choro) or the mover's store (Adjiboto) before.
+#[derive(Copy, Clone)]
+struct Gain {
+    choro: bool,
+    me: crate::Side,
+    before: u32,
+}
+
+impl Gain {
+    #[inline]
+    fn of(parent: &Position) -> Gain {
+        let me = parent.side_to_move();
+        let choro = parent.variant().is_choro();
+        let before = if choro {
+            parent.material(me.other())
+        } else {
+            parent.stores()[me.index()] as u32
+        };
+        Gain { choro, me, before }
+    }
+
+    #[inline]
+    fn to(self, child: &Position) -> u16 {
+        if self.choro {
+            self.before.saturating_sub(child.material(self.me.other())) as u16
+        } else {
+            (child.stores()[self.me.index()] as u32).saturating_sub(self.before) as u16
+        }
     }
 }
 
@@ -531,8 +557,9 @@ impl<'a, E: Evaluator> Worker<'a, E> {
         let side = pos.side_to_move().index();
         let on = self.sh.opts.ordering;
         let killers = &self.killers[ply];
+        let gain = Gain::of(pos);
         for (i, c) in kids.iter().enumerate() {
-            let g = gain(pos, &c.pos);
+            let g = gain.to(&c.pos);
             gains.push(g);
             let key = if tt_move != 0 && c.pos.hash() as u32 == tt_move {
                 KEY_TT
