@@ -475,15 +475,15 @@ impl<'a, E: Evaluator> Worker<'a, E> {
         let first = usize::from(tried.is_some());
         for n in 0..order.len() {
             let i = order[n].1 as usize;
-            let child = kids[i].pos;
+            let child = &kids[i].pos;
             let same = child.side_to_move() == mover;
             let d = depth - 1;
             let v = if n + first == 0 || !opts.pvs {
-                self.child_value(&child, same, d, alpha, beta, ply + 1, pv_node)
+                self.child_value(child, same, d, alpha, beta, ply + 1, pv_node)
             } else {
-                let v = self.child_value(&child, same, d, alpha, alpha + 1, ply + 1, false);
+                let v = self.child_value(child, same, d, alpha, alpha + 1, ply + 1, false);
                 if v > alpha && v < beta && !self.stopped {
-                    self.child_value(&child, same, d, alpha, beta, ply + 1, true)
+                    self.child_value(child, same, d, alpha, beta, ply + 1, true)
                 } else {
                     v
                 }
