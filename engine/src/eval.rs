@@ -19,7 +19,7 @@
 
 use crate::board::Position;
 use crate::types::geometry::{adj_pos, front_mask, ADJ_HOLES};
-use crate::types::packed::{byte_sum128, nonzero_bytes128};
+use crate::types::packed::{byte_sum128, open_columns};
 use crate::types::{Phase, Side, Variant};
 
 /// A static evaluator: score of `pos` for its side to move, in centi-counters.
@@ -170,18 +170,7 @@ fn en_prise_w(pos: &Position, att: Side, w: u8) -> (u32, u32) {
     let def = &pos.loops[att.other().index()];
     let front = def.row(w, w).swap_bytes() >> (8 * (16 - w as u32));
     let back = def.row(0, w);
-    let mut open = nonzero_bytes128(pos.loops[att.index()].row(w, w)) & nonzero_bytes128(front);
-    if !lango {
-        open &= nonzero_bytes128(back);
-    }
-    let taken = (front + back) & (open >> 7).wrapping_mul(0xff);
-    let mut max = 0;
-    while open != 0 {
-        let shift = open.trailing_zeros() - 7;
-        open &= open - 1;
-        max = max.max((taken >> shift) as u8 as u32);
-    }
-    (byte_sum128(taken), max)
+    open_columns(pos.loops[att.index()].row(w, w), front, back, lango)
 }
 
 /// Counters in `side`'s front row, and its occupied front holes.
