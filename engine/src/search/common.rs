@@ -104,7 +104,18 @@ fn push_new(buf: &mut Vec<Child>, hashes: &mut Vec<u64>, m: &Move, p: &Position)
         .any(|(j, &k)| k == h && buf[j].pos.same_state(p));
     if !dup {
         hashes.push(h);
-        buf.push(Child { mv: *m, pos: *p });
+        buf.reserve(1);
+        let n = buf.len();
+        // SAFETY: the spare capacity holds slot `n`; both fields are
+        // written (a copy each, which the compiler makes in place, where a
+        // whole `Child` pushed is a call of `memcpy`) before the length
+        // counts the slot.
+        unsafe {
+            let slot = buf.as_mut_ptr().add(n);
+            std::ptr::addr_of_mut!((*slot).mv).write(*m);
+            std::ptr::addr_of_mut!((*slot).pos).write(*p);
+            buf.set_len(n + 1);
+        }
     }
 }
 
