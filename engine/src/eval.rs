@@ -355,6 +355,41 @@ mod tests {
     use crate::types::geometry::facing;
     use crate::Variant;
 
+    /// One of the children of `p` picked at random; `None` if it has none.
+    fn random_child(p: &Position, rng: &mut Rng) -> Option<Position> {
+        let mut kids = Vec::new();
+        p.generate(crate::rules::LAP_BUDGET, |_, c, _| {
+            kids.push(*c);
+            true
+        });
+        (!kids.is_empty()).then(|| kids[rng.below(kids.len())])
+    }
+
+    /// `total` counters over `n` holes: all in a random number of holes
+    /// (from one holding everything to all of them), in random places.
+    fn scatter(total: usize, n: usize, rng: &mut Rng) -> Vec<u32> {
+        let mut holes = vec![0u32; n];
+        let spread = 1 + rng.below(n);
+        for _ in 0..total {
+            holes[rng.below(spread)] += 1;
+        }
+        for i in (1..n).rev() {
+            holes.swap(i, rng.below(i + 1));
+        }
+        holes
+    }
+
+    /// Counts written as a position string's rows of `w` holes.
+    fn rows_text(holes: &[u32], w: usize) -> String {
+        let row = |r: &[u32]| {
+            r.iter()
+                .map(|c| c.to_string())
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        holes.chunks(w).map(row).collect::<Vec<_>>().join("/")
+    }
+
     /// [`en_prise`] and [`front_row`] hole by hole, as the rules state them.
     fn plain_terms(pos: &Position, side: Side) -> [u32; 4] {
         let w = pos.width();
@@ -422,21 +457,7 @@ mod tests {
         let mut rng = Rng::new(0xad71_b070);
         let mut checked = 0;
         for _ in 0..3000 {
-            let total = rng.below(101) as u32;
-            let mut holes = [0u32; 10];
-            let spread = 1 + rng.below(10);
-            for _ in 0..total {
-                holes[rng.below(spread)] += 1;
-            }
-            for i in (1..10).rev() {
-                holes.swap(i, rng.below(i + 1));
-            }
-            let row = |r: &[u32]| {
-                r.iter()
-                    .map(|c| c.to_string())
-                    .collect::<Vec<_>>()
-                    .join(",")
-            };
+            let holes = scatter(rng.below(101), 10, &mut rng);
             let hist = |rng: &mut Rng| -> String {
                 let n = rng.below(6);
                 if n == 0 {
@@ -447,11 +468,7 @@ mod tests {
             };
             let side = if rng.chance(1, 2) { "a" } else { "b" };
             let (ha, hb) = (hist(&mut rng), hist(&mut rng));
-            let text = format!(
-                "adjiboto {}/{} {side} {ha}/{hb} 0/0",
-                row(&holes[..5]),
-                row(&holes[5..])
-            );
+            let text = format!("adjiboto {} {side} {ha}/{hb} 0/0", rows_text(&holes, 5));
             let Ok(mut p) = text.parse::<Position>() else {
                 continue;
             };
@@ -464,15 +481,10 @@ mod tests {
                     );
                     checked += 1;
                 }
-                let mut kids = Vec::new();
-                p.generate(crate::rules::LAP_BUDGET, |_, c, _| {
-                    kids.push(*c);
-                    true
-                });
-                if kids.is_empty() {
-                    break;
+                match random_child(&p, &mut rng) {
+                    Some(c) => p = c,
+                    None => break,
                 }
-                p = kids[rng.below(kids.len())];
             }
         }
         assert!(checked > 10_000, "{checked}");
@@ -489,42 +501,16 @@ mod tests {
         for (code, widths) in [("didinga", 8..=16u8), ("lango", 8..=8), ("acholi", 8..=8)] {
             for w in widths {
                 for _ in 0..300 {
-                    let total = rng.below(129) as u32;
-                    let mut holes = vec![0u32; 4 * w as usize];
-                    let spread = 1 + rng.below(holes.len());
-                    for _ in 0..total {
-                        let k = rng.below(spread);
-                        holes[k] += 1;
-                    }
-                    for i in (1..holes.len()).rev() {
-                        holes.swap(i, rng.below(i + 1));
-                    }
-                    let rows: Vec<String> = holes
-                        .chunks(w as usize)
-                        .map(|r| {
-                            r.iter()
-                                .map(|c| c.to_string())
-                                .collect::<Vec<_>>()
-                                .join(",")
-                        })
-                        .collect();
+                    let holes = scatter(rng.below(129), 4 * w as usize, &mut rng);
                     let side = if rng.chance(1, 2) { "a" } else { "b" };
-                    let text = format!("{code}:{w} {} {side} m", rows.join("/"));
+                    let text = format!("{code}:{w} {} {side} m", rows_text(&holes, w as usize));
                     let Ok(pos) = text.parse::<Position>() else {
                         continue;
                     };
                     let mut game = vec![pos];
                     let mut p = pos;
-                    for _ in 0..20 {
-                        let mut kids = Vec::new();
-                        p.generate(crate::rules::LAP_BUDGET, |_, c, _| {
-                            kids.push(*c);
-                            true
-                        });
-                        if kids.is_empty() {
-                            break;
-                        }
-                        p = kids[rng.below(kids.len())];
+                    while let Some(c) = random_child(&p, &mut rng).filter(|_| game.len() <= 20) {
+                        p = c;
                         game.push(p);
                     }
                     for p in &game {
