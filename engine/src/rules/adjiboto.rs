@@ -124,12 +124,12 @@ where
         .hash
         .wrapping_add(zobrist::SIDE[1 - s])
         .wrapping_sub(zobrist::SIDE[s]);
-    let stores0 = zobrist::stores_key(pos.stores);
     let hist = pos.hist[s].0;
     let hist_len = hist & 7;
     let grows = hist_len < 5;
     let hist0 = zobrist::hist_key([pos.hist[0].0, pos.hist[1].0]);
     let ring0 = pos.loops[0].low16();
+    let counts = ring0.to_le_bytes();
     // One child, of which each move rewrites what a move changes.
     let mut child = *pos;
     child.side = pos.side.other();
@@ -140,7 +140,7 @@ where
         let n = m.trailing_zeros() as u8 + 1;
         m &= m - 1;
         let h = adj_pos(pos.side, n);
-        let hand = (ring0 >> (8 * h)) as u8;
+        let hand = counts[h as usize];
         let (q, r) = (hand / ADJ_HOLES, hand % ADJ_HOLES);
         let lap = &LAPS[h as usize][r as usize];
         let mut ring = ring0
@@ -176,7 +176,7 @@ where
         if taken != 0 {
             hash = hash
                 .wrapping_add(zobrist::stores_key(child.stores))
-                .wrapping_sub(stores0);
+                .wrapping_sub(zobrist::stores_key(pos.stores));
         }
         if grows {
             child.hist[s] =
