@@ -21,94 +21,70 @@ pub(crate) fn playable(pos: &Position) -> u32 {
     movable
 }
 
-/// What a lap of `hand = 10 q + r` counters lifted from ring index `h` does
-/// (RULINGS 10: the first drop goes into the lifted hole), by `[h][r]`: the
-/// ring (hole `i` in byte `i`, as [`Loop::low16`]) becomes `ring + q * qadd +
-/// add` (the lifted hole emptied, `q` into every hole and one more into the
-/// `r` holes from `h`; exact as integers, so the wrapping terms cancel), and
-/// the board hash moves by `q * qhash + hash`. `next` is the hole after the
-/// last drop.
+/// What the lap of `hand` counters lifted from ring index `h` does (RULINGS
+/// 10: the first drop goes into the lifted hole), by `[h][hand]`: `add` is
+/// added to the ring (hole `i` in byte `i`, as [`Loop::low16`]): the lifted
+/// hole emptied, `hand / 10` into every hole and one more into the `hand %
+/// 10` holes from `h` (exact as an integer, so the wrapping terms cancel);
+/// `hash` to the board hash. `next` is the hole after the last drop, and
+/// that hole holds `q` plus the count the parent had in hole `probe`
+/// (which is 10, a byte that stays 0, when the laps were whole: `next` is
+/// then the lifted hole).
 #[derive(Clone, Copy)]
 struct Lap {
-    qadd: u128,
     add: u128,
-    qhash: u64,
     hash: u64,
     next: u8,
+    probe: u8,
+    q: u8,
 }
 
 const RING: usize = ADJ_HOLES as usize;
 
-static LAPS: [[Lap; RING]; RING] = {
+/// Counters in an Adjiboto game (RULINGS 10; the FEN parser refuses more),
+/// so a hand is at most this.
+const COUNTERS: usize = 100;
+
+static LAPS: [[Lap; COUNTERS + 1]; RING] = {
     let empty = Lap {
-        qadd: 0,
         add: 0,
-        qhash: 0,
         hash: 0,
         next: 0,
+        probe: 0,
+        q: 0,
     };
-    let mut t = [[empty; RING]; RING];
+    let mut t = [[empty; COUNTERS + 1]; RING];
     let key = &zobrist::HOLE[0];
-    let mut ones = 0u128;
-    let mut all = 0u64;
-    let mut i = 0;
-    while i < RING {
-        ones |= 1 << (8 * i);
-        all = all.wrapping_add(key[i]);
-        i += 1;
-    }
     let mut h = 0;
     while h < RING {
-        let lifted = 1u128 << (8 * h);
-        let mut r = 0;
-        while r < RING {
+        let mut hand = 0;
+        while hand <= COUNTERS {
+            let (q, r) = (hand / RING, hand % RING);
             let (mut add, mut hash) = (0u128, 0u64);
-            let mut k = 0;
-            while k < r {
-                let j = (h + k) % RING;
-                add += 1 << (8 * j);
-                hash = hash.wrapping_add(key[j]);
-                k += 1;
+            let mut i = 0;
+            while i < RING {
+                let drops = q + ((i + RING - h) % RING < r) as usize;
+                add = add.wrapping_add((drops as u128) << (8 * i));
+                hash = hash.wrapping_add(key[i].wrapping_mul(drops as u64));
+                i += 1;
             }
-            t[h][r] = Lap {
-                qadd: ones.wrapping_sub(lifted.wrapping_mul(RING as u128)),
-                add: add.wrapping_sub(lifted.wrapping_mul(r as u128)),
-                qhash: all.wrapping_sub(key[h].wrapping_mul(RING as u64)),
-                hash: hash.wrapping_sub(key[h].wrapping_mul(r as u64)),
+            t[h][hand] = Lap {
+                add: add.wrapping_sub((hand as u128) << (8 * h)),
+                hash: hash.wrapping_sub(key[h].wrapping_mul(hand as u64)),
                 next: ((h + r) % RING) as u8,
+                probe: if r == 0 {
+                    RING as u8
+                } else {
+                    ((h + r) % RING) as u8
+                },
+                q: q as u8,
             };
-            r += 1;
+            hand += 1;
         }
         h += 1;
     }
     t
 };
-
-/// Ring holes (bit `i` for index `i`) holding 1, 3 or 5 counters.
-#[cfg(target_arch = "x86_64")]
-#[inline]
-fn capturable(ring: u128) -> u32 {
-    use std::arch::x86_64::*;
-    // SAFETY: SSE2 is part of the x86_64 baseline; these only compute.
-    unsafe {
-        let v = _mm_set_epi64x((ring >> 64) as i64, ring as i64);
-        // Bit 0 of every byte, moved to its top bit.
-        let odd = _mm_movemask_epi8(_mm_slli_epi16(v, 7)) as u32;
-        let small = _mm_movemask_epi8(_mm_cmpeq_epi8(
-            _mm_subs_epu8(v, _mm_set1_epi8(5)),
-            _mm_setzero_si128(),
-        )) as u32;
-        odd & small & ((1 << RING) - 1)
-    }
-}
-
-#[cfg(not(target_arch = "x86_64"))]
-#[inline]
-fn capturable(ring: u128) -> u32 {
-    (0..RING).fold(0, |m, i| {
-        m | (matches!((ring >> (8 * i)) as u8, 1 | 3 | 5) as u32) << i
-    })
-}
 
 pub(crate) fn generate<F>(pos: &Position, mut sink: F) -> GenStats
 where
@@ -141,34 +117,27 @@ where
         m &= m - 1;
         let h = adj_pos(pos.side, n);
         let hand = counts[h as usize];
-        let (q, r) = (hand / ADJ_HOLES, hand % ADJ_HOLES);
-        let lap = &LAPS[h as usize][r as usize];
-        let mut ring = ring0
-            .wrapping_add((q as u128).wrapping_mul(lap.qadd))
-            .wrapping_add(lap.add);
-        let mut hash = base
-            .wrapping_add((q as u64).wrapping_mul(lap.qhash))
-            .wrapping_add(lap.hash);
+        let lap = &LAPS[h as usize][hand as usize];
+        let mut ring = ring0.wrapping_add(lap.add);
+        let mut hash = base.wrapping_add(lap.hash);
         let mut taken = 0u8;
-        if !first_move {
-            // The run of holes of 1, 3 or 5 from the one after the last
-            // drop, at most 9 (the last hole is not taken).
-            let c = capturable(ring);
-            let next = lap.next as u32;
-            let run = ((!((c | c << RING) >> next)).trailing_zeros()).min(RING as u32 - 1);
-            if run != 0 {
-                let cap = ((1u32 << run) - 1) << next;
-                let mut m = (cap | cap >> RING) & ((1 << RING) - 1);
-                let mut bytes = ring.to_le_bytes();
-                while m != 0 {
-                    let j = m.trailing_zeros() as usize;
-                    m &= m - 1;
-                    let c = std::mem::take(&mut bytes[j]);
-                    taken += c;
-                    hash = hash.wrapping_sub((c as u64).wrapping_mul(zobrist::HOLE[0][j]));
+        // A capture takes the run of holes of 1, 3 or 5 from the one after
+        // the last drop, at most 9 (not the last hole); none on the game's
+        // first move.
+        if !first_move && matches!(counts[lap.probe as usize] + lap.q, 1 | 3 | 5) {
+            let mut bytes = ring.to_le_bytes();
+            let mut j = lap.next as usize;
+            for _ in 1..RING {
+                let c = bytes[j];
+                if !matches!(c, 1 | 3 | 5) {
+                    break;
                 }
-                ring = u128::from_le_bytes(bytes);
+                bytes[j] = 0;
+                taken += c;
+                hash = hash.wrapping_sub((c as u64).wrapping_mul(zobrist::HOLE[0][j]));
+                j = if j == RING - 1 { 0 } else { j + 1 };
             }
+            ring = u128::from_le_bytes(bytes);
         }
         child.loops[0] = Loop::from_low16(ring);
         (child.occupied[0], child.movable[0]) = masks_low16(ring);
