@@ -169,10 +169,7 @@ fn walk(
     // instead of 272 M): its children are compared whole at once.
     if pos.variant() != Variant::Acholi {
         if depth == 1 {
-            let (_, keys, _) = &mut bufs[0];
-            if let Some(c) = leaves(pos, budget, keys, stats) {
-                return c;
-            }
+            return last_depth(pos, budget, bufs, stats);
         } else {
             return walk_as_made(pos, depth, budget, bufs, stats);
         }
@@ -193,6 +190,20 @@ fn walk(
         total.unique += c.unique;
     }
     total
+}
+
+/// `walk` at the last depth for the codes other than Acholi: from the
+/// hashes alone when they differ.
+fn last_depth(pos: &Position, budget: u32, bufs: &mut [Bufs], stats: &mut GenStats) -> PerftCount {
+    let (buf, keys, _) = &mut bufs[0];
+    if let Some(c) = leaves(pos, budget, keys, stats) {
+        return c;
+    }
+    children(pos, budget, buf, keys, stats);
+    PerftCount {
+        paths: buf.iter().map(|c| c.1).sum(),
+        unique: buf.len() as u64,
+    }
 }
 
 /// `walk` for the codes whose paths rarely merge: each child is walked as
@@ -223,7 +234,11 @@ fn walk_as_made(
             }
         }
         filter |= bit;
-        let c = walk(child, depth - 1, budget, rest, stats);
+        let c = if depth == 2 {
+            last_depth(child, budget, rest, stats)
+        } else {
+            walk_as_made(child, depth - 1, budget, rest, stats)
+        };
         walked.push((h, index, c.paths));
         index += 1;
         total.paths += c.paths;
