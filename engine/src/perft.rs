@@ -177,10 +177,7 @@ fn walk(
     let ((buf, keys, _), rest) = bufs.split_first_mut().expect("one buffer per depth");
     children(pos, budget, buf, keys, stats);
     if depth == 1 {
-        return PerftCount {
-            paths: buf.iter().map(|c| c.1).sum(),
-            unique: buf.len() as u64,
-        };
+        return counted(buf);
     }
     let mut total = PerftCount::default();
     // `buf` belongs to this depth; deeper levels use `rest`.
@@ -200,6 +197,11 @@ fn last_depth(pos: &Position, budget: u32, bufs: &mut [Bufs], stats: &mut GenSta
         return c;
     }
     children(pos, budget, buf, keys, stats);
+    counted(buf)
+}
+
+/// The counts of a last depth's children, merged by `children`.
+fn counted(buf: &[(Position, u64)]) -> PerftCount {
     PerftCount {
         paths: buf.iter().map(|c| c.1).sum(),
         unique: buf.len() as u64,
