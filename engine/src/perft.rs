@@ -145,7 +145,10 @@ fn leaves(
     })
 }
 
-type Bufs = (Vec<(Position, u64)>, Vec<(u64, u32)>);
+/// One depth's buffers: its children with their multiplicities, the
+/// children's (hash, index) keys, and the children walked as they came
+/// (hash, index in generation order, paths below).
+type Bufs = (Vec<(Position, u64)>, Vec<(u64, u32)>, Vec<(u64, u32, u64)>);
 
 fn walk(
     pos: &Position,
@@ -160,22 +163,21 @@ fn walk(
             unique: 1,
         };
     }
-    let ((buf, keys), rest) = bufs.split_first_mut().expect("one buffer per depth");
     // Acholi's turns merge paths (its perft 5 from the start: 257,412 paths
     // to 164,808 positions), so nearly every node of its last depth has
     // equal hashes and would be generated twice (388 M instructions
     // instead of 272 M): its children are compared whole at once.
-    if depth == 1 && pos.variant() != Variant::Acholi {
-        if let Some(c) = leaves(pos, budget, keys, stats) {
-            return c;
+    if pos.variant() != Variant::Acholi {
+        if depth == 1 {
+            return last_depth(pos, budget, bufs, stats);
+        } else {
+            return walk_as_made(pos, depth, budget, bufs, stats);
         }
     }
+    let ((buf, keys, _), rest) = bufs.split_first_mut().expect("one buffer per depth");
     children(pos, budget, buf, keys, stats);
     if depth == 1 {
-        return PerftCount {
-            paths: buf.iter().map(|c| c.1).sum(),
-            unique: buf.len() as u64,
-        };
+        return counted(buf);
     }
     let mut total = PerftCount::default();
     // `buf` belongs to this depth; deeper levels use `rest`.
@@ -185,6 +187,96 @@ fn walk(
         total.unique += c.unique;
     }
     total
+}
+
+/// `walk` at the last depth for the codes other than Acholi: from the
+/// hashes alone when they differ.
+fn last_depth(pos: &Position, budget: u32, bufs: &mut [Bufs], stats: &mut GenStats) -> PerftCount {
+    let (buf, keys, _) = &mut bufs[0];
+    if let Some(c) = leaves(pos, budget, keys, stats) {
+        return c;
+    }
+    children(pos, budget, buf, keys, stats);
+    counted(buf)
+}
+
+/// The counts of a last depth's children, merged by `children`.
+fn counted(buf: &[(Position, u64)]) -> PerftCount {
+    PerftCount {
+        paths: buf.iter().map(|c| c.1).sum(),
+        unique: buf.len() as u64,
+    }
+}
+
+/// `walk` for the codes whose paths rarely merge: each child is walked as
+/// the generator makes it, none copied. A child whose hash equals that of a
+/// child walked before it is compared whole with that one (made again), and
+/// if they are the same position it adds that one's paths and nothing to
+/// the unique count, as `children` would have merged them.
+fn walk_as_made(
+    pos: &Position,
+    depth: u32,
+    budget: u32,
+    bufs: &mut [Bufs],
+    stats: &mut GenStats,
+) -> PerftCount {
+    let ((_, _, walked), rest) = bufs.split_first_mut().expect("one buffer per depth");
+    walked.clear();
+    let mut total = PerftCount::default();
+    let mut filter = 0u64;
+    let mut index = 0u32;
+    let s = pos.generate(budget, |_, child, _| {
+        let h = child.hash();
+        let bit = 1u64 << (h >> 58);
+        if filter & bit != 0 {
+            if let Some(paths) = walked_before(pos, budget, walked, child) {
+                total.paths += paths;
+                index += 1;
+                return true;
+            }
+        }
+        filter |= bit;
+        let c = if depth == 2 {
+            last_depth(child, budget, rest, stats)
+        } else {
+            walk_as_made(child, depth - 1, budget, rest, stats)
+        };
+        walked.push((h, index, c.paths));
+        index += 1;
+        total.paths += c.paths;
+        total.unique += c.unique;
+        true
+    });
+    stats.add(&s);
+    total
+}
+
+/// The paths below the child of `pos` walked before that is the same
+/// position as `child`, if there is one.
+#[cold]
+fn walked_before(
+    pos: &Position,
+    budget: u32,
+    walked: &[(u64, u32, u64)],
+    child: &Position,
+) -> Option<u64> {
+    walked
+        .iter()
+        .filter(|w| w.0 == child.hash())
+        .find(|&&(_, i, _)| {
+            let mut k = 0;
+            let mut same = false;
+            pos.generate(budget, |_, p, _| {
+                if k < i {
+                    k += 1;
+                    return true;
+                }
+                same = p.same_state(child);
+                false
+            });
+            same
+        })
+        .map(|w| w.2)
 }
 
 /// Perft of `pos` to `depth` with the given lap budget, the root's children

@@ -24,7 +24,10 @@ impl AdjHistory {
     }
     /// Bitmask (bit n-1 for hole n) of holes already played.
     pub fn played(self) -> u32 {
-        (0..self.len()).fold(0, |m, i| m | 1 << (self.get(i) - 1))
+        // Two holes at a time from a table, over the entries pushed.
+        let e = (self.0 >> 3) & ((1 << (3 * self.len().min(5))) - 1);
+        let t = &PLAYED_PAIRS;
+        (t[(e & 63) as usize] | t[(e >> 6 & 63) as usize] | t[(e >> 12 & 63) as usize]) as u32
     }
     pub(crate) fn push(self, hole: u8) -> AdjHistory {
         let n = self.len();
@@ -34,6 +37,18 @@ impl AdjHistory {
         AdjHistory((self.0 & !7) | (hole as u32) << (3 + 3 * n) | (n as u32 + 1))
     }
 }
+
+/// `PLAYED_PAIRS[a | b << 3]`: the bits of holes `a` and `b` of an
+/// [`AdjHistory`] (bit n-1 for hole n; none for an entry 0).
+static PLAYED_PAIRS: [u8; 64] = {
+    let mut t = [0u8; 64];
+    let mut x = 0;
+    while x < 64 {
+        t[x] = ((1u32 << (x & 7)) >> 1 | (1u32 << (x >> 3)) >> 1) as u8;
+        x += 1;
+    }
+    t
+};
 
 /// A game position. For the Choro codes `loops[s]` holds player `s`'s `2W`
 /// holes in his counter-clockwise loop order (see `types::geometry`); for
@@ -330,6 +345,30 @@ impl Position {
             self.loops[side.index()].get(p)
         } else {
             self.loops[0].get(p)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::AdjHistory;
+
+    #[test]
+    fn played_is_the_set_of_holes_pushed() {
+        // Every history of up to five holes 1..=5, repeats included.
+        let mut all = vec![AdjHistory::default()];
+        let mut i = 0;
+        while i < all.len() {
+            let h = all[i];
+            if h.len() < 5 {
+                all.extend((1..=5).map(|n| h.push(n)));
+            }
+            i += 1;
+        }
+        assert_eq!(all.len(), 1 + 5 + 25 + 125 + 625 + 3125);
+        for h in all {
+            let want = (0..h.len()).fold(0, |m, i| m | 1 << (h.get(i) - 1));
+            assert_eq!(h.played(), want, "{h:?}");
         }
     }
 }

@@ -2,10 +2,10 @@
 //! 1, 3 or 5 after the last hole, opening of five distinct holes.
 
 use super::{GenStats, LapBoard, LapRecord, MoveInfo};
-use crate::board::{zobrist, Position};
+use crate::board::{zobrist, AdjHistory, Position};
 use crate::types::geometry::{adj_pos, ADJ_HOLES};
 use crate::types::moves::{Move, Token};
-use crate::types::packed::range_bits;
+use crate::types::packed::{masks_low16, Loop};
 
 /// Holes (bit n-1 for hole n) the mover may play.
 pub(crate) fn playable(pos: &Position) -> u32 {
@@ -21,6 +21,71 @@ pub(crate) fn playable(pos: &Position) -> u32 {
     movable
 }
 
+/// What the lap of `hand` counters lifted from ring index `h` does (RULINGS
+/// 10: the first drop goes into the lifted hole), by `[h][hand]`: `add` is
+/// added to the ring (hole `i` in byte `i`, as [`Loop::low16`]): the lifted
+/// hole emptied, `hand / 10` into every hole and one more into the `hand %
+/// 10` holes from `h` (exact as an integer, so the wrapping terms cancel);
+/// `hash` to the board hash. `next` is the hole after the last drop, and
+/// that hole holds `q` plus the count the parent had in hole `probe`
+/// (which is 10, a byte that stays 0, when the laps were whole: `next` is
+/// then the lifted hole).
+#[derive(Clone, Copy)]
+struct Lap {
+    add: u128,
+    hash: u64,
+    next: u8,
+    probe: u8,
+    q: u8,
+}
+
+const RING: usize = ADJ_HOLES as usize;
+
+/// Counters in an Adjiboto game (RULINGS 10; the FEN parser refuses more),
+/// so a hand is at most this.
+const COUNTERS: usize = 100;
+
+static LAPS: [[Lap; COUNTERS + 1]; RING] = {
+    let empty = Lap {
+        add: 0,
+        hash: 0,
+        next: 0,
+        probe: 0,
+        q: 0,
+    };
+    let mut t = [[empty; COUNTERS + 1]; RING];
+    let key = &zobrist::HOLE[0];
+    let mut h = 0;
+    while h < RING {
+        let mut hand = 0;
+        while hand <= COUNTERS {
+            let (q, r) = (hand / RING, hand % RING);
+            let (mut add, mut hash) = (0u128, 0u64);
+            let mut i = 0;
+            while i < RING {
+                let drops = q + ((i + RING - h) % RING < r) as usize;
+                add = add.wrapping_add((drops as u128) << (8 * i));
+                hash = hash.wrapping_add(key[i].wrapping_mul(drops as u64));
+                i += 1;
+            }
+            t[h][hand] = Lap {
+                add: add.wrapping_sub((hand as u128) << (8 * h)),
+                hash: hash.wrapping_sub(key[h].wrapping_mul(hand as u64)),
+                next: ((h + r) % RING) as u8,
+                probe: if r == 0 {
+                    RING as u8
+                } else {
+                    ((h + r) % RING) as u8
+                },
+                q: q as u8,
+            };
+            hand += 1;
+        }
+        h += 1;
+    }
+    t
+};
+
 pub(crate) fn generate<F>(pos: &Position, mut sink: F) -> GenStats
 where
     F: FnMut(&Move, &Position, MoveInfo) -> bool,
@@ -28,57 +93,69 @@ where
     let mut stats = GenStats::default();
     let s = pos.side.index();
     let first_move = pos.hist[0].is_empty() && pos.hist[1].is_empty();
-    // The board part of the hash, and the children's meta keys less their
-    // stores and history, are the same for every move.
-    let board0 = pos.hash.wrapping_sub(pos.meta_hash());
-    let child_fixed = zobrist::meta_fixed(pos.variant, pos.width, pos.side.other(), pos.phase);
+    // The child's hash is the parent's, moved by the lap, the captures and
+    // the meta terms that change: the side always, the stores after a
+    // capture, the history in the opening (the same values as a rehash).
+    let base = pos
+        .hash
+        .wrapping_add(zobrist::SIDE[1 - s])
+        .wrapping_sub(zobrist::SIDE[s]);
+    let hist = pos.hist[s].0;
+    let hist_len = hist & 7;
+    let grows = hist_len < 5;
+    let hist0 = zobrist::hist_key([pos.hist[0].0, pos.hist[1].0]);
+    let ring0 = pos.loops[0].low16();
+    let counts = ring0.to_le_bytes();
     // One child, of which each move rewrites what a move changes.
     let mut child = *pos;
     child.side = pos.side.other();
     child.ply = pos.ply + 1;
+    let mut mv = Move::empty(false);
     let mut m = playable(pos);
     while m != 0 {
         let n = m.trailing_zeros() as u8 + 1;
         m &= m - 1;
         let h = adj_pos(pos.side, n);
-        child.loops[0] = pos.loops[0];
-        child.stores = pos.stores;
-        let ring = &mut child.loops[0];
-        let hand = ring.take(h);
-        let mut hash = board0;
-        hash = hash.wrapping_sub((hand as u64).wrapping_mul(zobrist::HOLE[0][h as usize]));
-        let (q, r) = (hand / ADJ_HOLES, hand % ADJ_HOLES);
-        let bits = if r == 0 {
-            0
-        } else {
-            range_bits(h, r, ADJ_HOLES)
-        };
-        ring.add_masked(bits, (1 << ADJ_HOLES) - 1, q);
-        hash = hash
-            .wrapping_add((q as u64).wrapping_mul(zobrist::PREFIX[0][ADJ_HOLES as usize]))
-            .wrapping_add(zobrist::range_sum(0, h, r, ADJ_HOLES));
-        let last = (h as u32 + hand as u32 - 1) % ADJ_HOLES as u32;
-        if !first_move {
-            for i in 1..ADJ_HOLES as u32 {
-                let j = ((last + i) % ADJ_HOLES as u32) as u8;
-                let c = ring.get(j);
+        let hand = counts[h as usize];
+        let lap = &LAPS[h as usize][hand as usize];
+        let mut ring = ring0.wrapping_add(lap.add);
+        let mut hash = base.wrapping_add(lap.hash);
+        let mut taken = 0u8;
+        // A capture takes the run of holes of 1, 3 or 5 from the one after
+        // the last drop, at most 9 (not the last hole); none on the game's
+        // first move.
+        if !first_move && matches!(counts[lap.probe as usize] + lap.q, 1 | 3 | 5) {
+            let mut bytes = ring.to_le_bytes();
+            let mut j = lap.next as usize;
+            for _ in 1..RING {
+                let c = bytes[j];
                 if !matches!(c, 1 | 3 | 5) {
                     break;
                 }
-                ring.set(j, 0);
-                child.stores[s] += c;
-                hash = hash.wrapping_sub((c as u64).wrapping_mul(zobrist::HOLE[0][j as usize]));
+                bytes[j] = 0;
+                taken += c;
+                hash = hash.wrapping_sub((c as u64).wrapping_mul(zobrist::HOLE[0][j]));
+                j = if j == RING - 1 { 0 } else { j + 1 };
             }
+            ring = u128::from_le_bytes(bytes);
         }
-        child.hist[s] = pos.hist[s].push(n);
-        // Only the ring of loops[0] changed (Adjiboto leaves loops[1] empty).
-        (child.occupied[0], child.movable[0]) = child.loops[0].masks(16);
-        child.hash = hash
-            .wrapping_add(child_fixed)
-            .wrapping_add(zobrist::meta_counts(
-                child.stores,
-                [child.hist[0].0, child.hist[1].0],
-            ));
+        child.loops[0] = Loop::from_low16(ring);
+        (child.occupied[0], child.movable[0]) = masks_low16(ring);
+        child.stores[s] = pos.stores[s] + taken;
+        if taken != 0 {
+            hash = hash
+                .wrapping_add(zobrist::stores_key(child.stores))
+                .wrapping_sub(zobrist::stores_key(pos.stores));
+        }
+        if grows {
+            child.hist[s] =
+                AdjHistory((hist & !7) | (n as u32) << (3 + 3 * hist_len) | (hist_len + 1));
+            hash = hash
+                .wrapping_add(zobrist::hist_key([child.hist[0].0, child.hist[1].0]))
+                .wrapping_sub(hist0);
+        }
+        child.hash = hash;
+        debug_assert_eq!(child.hist[s], pos.hist[s].push(n));
         debug_assert_eq!(child.hash, {
             let mut c = child;
             c.refresh_masks();
@@ -93,7 +170,7 @@ where
         stats.moves += 1;
         stats.laps += 1;
         stats.drops += hand as u64;
-        let mut mv = Move::empty(false);
+        mv.truncate(0);
         mv.push(Token::Lift(n));
         let info = MoveInfo {
             laps: 1,

@@ -184,6 +184,20 @@ impl Loop {
         }
     }
 
+    /// The first 16 holes as one `u128`, hole `i` in byte `i` (Adjiboto's
+    /// ring of 10 holes whole).
+    #[inline]
+    pub(crate) fn low16(&self) -> u128 {
+        self.0[0] as u128 | (self.0[1] as u128) << 64
+    }
+
+    /// The loop whose first 16 holes are the bytes of `v` and whose other
+    /// holes are empty.
+    #[inline]
+    pub(crate) fn from_low16(v: u128) -> Loop {
+        Loop([v as u64, (v >> 64) as u64, 0, 0])
+    }
+
     /// The first `n` counts, as bytes.
     pub fn to_bytes(&self) -> [u8; 32] {
         let mut b = [0u8; 32];
@@ -366,6 +380,13 @@ fn masks16(lo: u64, hi: u64) -> (u32, u32) {
             _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_subs_epu8(v, _mm_set1_epi8(1)), zero)) as u32;
         (!empty & 0xffff, !at_most_one & 0xffff)
     }
+}
+
+/// Occupied holes and holes with two or more of the 16 bytes of `v`, as
+/// [`Loop::masks`] of [`Loop::from_low16`]`(v)`.
+#[inline]
+pub(crate) fn masks_low16(v: u128) -> (u32, u32) {
+    masks16(v as u64, (v >> 64) as u64)
 }
 
 #[cfg(not(target_arch = "x86_64"))]
