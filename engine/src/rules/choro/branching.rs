@@ -15,7 +15,7 @@
 
 use super::didinga::{capture_sets, meta_hashes, relay_keys, run_keys};
 use crate::board::{zobrist, Position};
-use crate::rules::sower::{LapKind, NONE};
+use crate::rules::sower::{state_key, LapKind, NONE};
 use crate::rules::{acholi, lango, GenStats, MoveInfo};
 use crate::types::geometry::{self, facing};
 use crate::types::moves::{Move, Token, MAX_TOKENS};
@@ -72,13 +72,13 @@ impl State {
     /// `sower::Turn::key`: equal states have equal keys.
     #[inline]
     fn key(&self) -> u64 {
-        let small = self.last as u64
-            | (self.origin as u64) << 8
-            | (self.base as u64) << 16
-            | (self.kind as u64) << 24
-            | (self.dir as u64) << 28
-            | (self.front_reached as u64) << 30;
-        self.hash ^ small.wrapping_mul(0x9e37_79b9_7f4a_7c15)
+        state_key(
+            self.hash,
+            [self.last, self.origin, self.base],
+            self.kind,
+            self.dir,
+            self.front_reached,
+        )
     }
 
     /// `sower::Turn::same_state`: the rotated loops are equal exactly when
