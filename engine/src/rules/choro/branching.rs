@@ -507,9 +507,8 @@ where
                 break;
             }
             if exits >> s.last & 1 != 0 {
-                match self.branch(s, v) {
-                    Some(n) => s = n,
-                    None => break,
+                if !self.branch(&mut s, v) {
+                    break;
                 }
                 exits = Self::exits(&s);
             } else {
@@ -544,10 +543,8 @@ where
         for _ in 0..steps {
             let v = s.at_last();
             if Self::exits(&s) >> s.last & 1 != 0 {
-                match self.branch(s, v) {
-                    Some(n) => s = n,
-                    None => unreachable!("a decision in a stretch that had none"),
-                }
+                let went_on = self.branch(&mut s, v);
+                debug_assert!(went_on, "a decision in a stretch that had none");
             } else {
                 s.relay(self.relay_keys, v);
             }
@@ -557,13 +554,14 @@ where
     }
 
     /// A lap end at a capturing hole, or at a clockwise hole, holding `v`
-    /// counters (at least 2): the turn after the next lap, or `None` where
-    /// a decision point took over (or cut the path).
-    #[inline]
-    fn branch(&mut self, mut s: State, v: u8) -> Option<State> {
+    /// counters (at least 2): `s` becomes the turn after the next lap, or
+    /// false where a decision point took over (or cut the path). Out of
+    /// line, on the state in place.
+    #[inline(never)]
+    fn branch(&mut self, s: &mut State, v: u8) -> bool {
         let l = s.last;
         if s.captures() {
-            let pre = s;
+            let pre = *s;
             let (of, ob) = facing(l, W);
             let fr = s.take_opp(&self.theirs, self.opp_keys, of);
             let bk = s.take_opp(&self.theirs, self.opp_keys, ob);
@@ -571,10 +569,10 @@ where
             let k = fr + bk;
             if LANGO {
                 if s.kind == LapKind::LangoCw {
-                    let mut again = s;
+                    let mut again = *s;
                     self.lap(&mut again, prev(s.base), k, Dir::Cw);
                     if again.ends_in_capture() {
-                        let mut normal = s;
+                        let mut normal = *s;
                         self.lango_sow(&mut normal, l, fr, bk);
                         self.counted(&normal, s.drops);
                         self.decide(
@@ -585,21 +583,21 @@ where
                                 None,
                             ],
                         );
-                        return None;
+                        return false;
                     }
                 }
-                self.lango_sow(&mut s, l, fr, bk);
+                self.lango_sow(s, l, fr, bk);
             } else if s.kind == LapKind::AcholiAttack {
                 let o = s.origin;
-                let mut again = s;
+                let mut again = *s;
                 self.lap(&mut again, prev(o), k, Dir::Cw);
                 let again = again
                     .ends_in_capture()
                     .then_some(Opt::Run(Token::Plus, again));
-                let mut ccw = s;
+                let mut ccw = *s;
                 ccw.kind = LapKind::Normal;
                 self.lap(&mut ccw, next(o), k, Dir::Ccw);
-                let mut left = s;
+                let mut left = *s;
                 left.put(self.hole_keys, o, k);
                 self.decide(
                     &pre,
@@ -609,7 +607,7 @@ where
                         Some(Opt::Leave(left)),
                     ],
                 );
-                return None;
+                return false;
             } else {
                 // From the hole after the origin, which is kept.
                 s.kind = LapKind::Normal;
@@ -622,11 +620,11 @@ where
             self.stats.drops += v as u64;
             self.stats.laps += 1;
             if s.cw_relay_captures(v) {
-                let mut relay = s;
+                let mut relay = *s;
                 self.stats.drops += v as u64;
                 self.stats.laps += 1;
                 relay.relay(self.relay_keys, v);
-                let mut cw = s;
+                let mut cw = *s;
                 let n = cw.take(self.hole_keys, l);
                 cw.origin = l;
                 cw.base = l;
@@ -638,18 +636,18 @@ where
                 cw.lap(self.run_keys, prev(l), n, Dir::Cw);
                 debug_assert!(cw.ends_in_capture());
                 self.decide(
-                    &s,
+                    s,
                     [
                         Some(Opt::Run(Token::Plus, cw)),
                         Some(Opt::Run(Token::Minus, relay)),
                         None,
                     ],
                 );
-                return None;
+                return false;
             }
             s.relay(self.relay_keys, v);
         }
-        Some(s)
+        true
     }
 
     /// A decision point at lap-end state `pre`: branch into each option,
