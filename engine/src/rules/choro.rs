@@ -8,7 +8,9 @@
 //! the path; every path is also cut at the lap budget. A cut path is not a
 //! legal move.
 
+mod branching;
 mod didinga;
+pub(crate) use branching::generate as generate_branching;
 pub(crate) use didinga::generate as generate_didinga;
 use didinga::meta_hashes;
 pub(crate) use didinga::run_keys;
@@ -203,17 +205,20 @@ where
         pos.hash.wrapping_sub(meta)
     }
 
-    /// Run the generator. By reference, so that the generator (with its
-    /// decision frames, several kB) is never moved.
-    pub fn run_all(&mut self) -> GenStats {
+    /// The specialised generators (`Position::generate` calls them
+    /// directly), checked against the general one.
+    #[cfg(test)]
+    fn run_all(&mut self) -> GenStats {
         if self.variant == Variant::Didinga {
-            return didinga::generate(self.pos, self.budget, &mut self.sink);
+            didinga::generate(self.pos, self.budget, &mut self.sink)
+        } else {
+            branching::generate(self.pos, self.budget, &mut self.sink)
         }
-        self.run_general()
     }
 
-    /// The general generator, which handles Didinga too (the specialised
-    /// one is checked against it).
+    /// The general generator, which handles every code (the specialised
+    /// ones are checked against it).
+    #[cfg(test)]
     fn run_general(&mut self) -> GenStats {
         self.go();
         self.stats
@@ -679,6 +684,52 @@ mod tests {
         *x
     }
 
+    /// The specialised generator against the general one on `p`: the same
+    /// moves in the same order, the same children, per-move figures and
+    /// statistics. Returns the moves and adds the statistics to `cuts`.
+    fn check(p: &Position, budget: u32, cuts: &mut GenStats) -> Vec<(String, Position, MoveInfo)> {
+        let fast = list(p, budget, false);
+        let general = list(p, budget, true);
+        assert_eq!(fast.1, general.1, "{p} budget {budget}: statistics");
+        assert_eq!(fast.0, general.0, "{p} budget {budget}: moves");
+        cuts.add(&fast.1);
+        fast.0
+    }
+
+    /// A random game of up to 150 plies from `p`, every position checked by
+    /// `each` (which returns its moves) with a budget of 3000, or of 1 to 40
+    /// when `small`. Returns how many positions were checked.
+    fn random_game(
+        mut p: Position,
+        small: bool,
+        x: &mut u64,
+        mut each: impl FnMut(&Position, u32) -> Vec<(String, Position, MoveInfo)>,
+    ) -> usize {
+        for n in 0..150 {
+            let budget = if small {
+                1 + (rng(x) % 40) as u32
+            } else {
+                3000
+            };
+            let kids = each(&p, budget);
+            if kids.is_empty() {
+                return n + 1;
+            }
+            p = kids[(rng(x) % kids.len() as u64) as usize].1;
+        }
+        150
+    }
+
+    /// `check` on each position under every budget from 0 to the rules'.
+    fn check_budgets(positions: &[&str], cuts: &mut GenStats) {
+        for s in positions {
+            let p: Position = s.parse().unwrap();
+            for budget in [0, 1, 5, 500, 4000, crate::rules::LAP_BUDGET] {
+                check(&p, budget, cuts);
+            }
+        }
+    }
+
     /// The Didinga generator lists the same moves, in the same order, with
     /// the same children, per-move figures and statistics (cuts, laps and
     /// drops of cut paths included) as the general one: on random games of
@@ -689,45 +740,74 @@ mod tests {
         let mut x = 0x2545_f491_4f6c_dd1du64;
         let mut checked = 0;
         let mut cuts = GenStats::default();
-        let check = |p: &Position, budget: u32, cuts: &mut GenStats| {
-            let fast = list(p, budget, false);
-            let general = list(p, budget, true);
-            assert_eq!(fast.1, general.1, "{p} budget {budget}: statistics");
-            assert_eq!(fast.0, general.0, "{p} budget {budget}: moves");
-            cuts.add(&fast.1);
-            fast.0
-        };
         for w in 8..=16u8 {
             for game in 0..12 {
-                let mut p = Position::startpos(Variant::Didinga, w).unwrap();
-                for _ in 0..150 {
-                    let budget = if game % 3 == 0 {
-                        1 + (rng(&mut x) % 40) as u32
-                    } else {
-                        3000
-                    };
-                    let kids = check(&p, budget, &mut cuts);
-                    checked += 1;
-                    if kids.is_empty() {
-                        break;
-                    }
-                    p = kids[(rng(&mut x) % kids.len() as u64) as usize].1;
-                }
+                let p = Position::startpos(Variant::Didinga, w).unwrap();
+                checked += random_game(p, game % 3 == 0, &mut x, |p, budget| {
+                    check(p, budget, &mut cuts)
+                });
             }
         }
-        for s in [
+        check_budgets(
+            &[
             "didinga:8 0,1,0,1,0,0,0,7/13,4,0,0,8,1,1,0/1,3,4,3,0,4,3,0/0,1,2,1,2,1,2,1 a m 28",
             "didinga:8 1,1,0,3,1,0,0,0/0,0,0,0,0,0,0,1/0,12,8,3,2,3,0,1/10,6,1,6,2,1,0,2 a m 174",
             "didinga:8 1,2,0,1,3,1,2,1/0,2,0,1,1,4,0,0/1,5,0,5,1,8,3,0/3,0,1,2,1,5,4,6 b m 33",
             "didinga:8 0,5,0,1,1,1,4,0/7,0,7,0,4,0,2,1/0,3,0,3,3,0,6,1/3,2,0,3,0,1,0,6 a m 12",
             "didinga:8 2,4,5,0,1,0,1,14/1,4,8,1,2,1,0,11/0,0,3,0,0,0,1,0/2,0,0,1,0,1,1,0 b m 45",
-        ] {
-            let p: Position = s.parse().unwrap();
-            for budget in [0, 1, 5, 500, 4000, crate::rules::LAP_BUDGET] {
-                check(&p, budget, &mut cuts);
+            ],
+            &mut cuts,
+        );
+        assert!(checked > 5000, "{checked}");
+        assert!(cuts.cut_cycle >= 4 && cuts.cut_budget >= 100, "{cuts:?}");
+    }
+
+    /// The same for Lango's and Acholi's generator: random games from the
+    /// start, in the opening and from the main phase, every board of the
+    /// main phase also under the opening's rules, with small budgets in a
+    /// third of them, and the positions of BENCHMARKS.md with the most
+    /// moves, the most decisions in one move, and never-ending paths (cycle
+    /// and budget cuts, some after decisions; no repeated decision point was
+    /// met in 100,000 random games of each code from the main-phase start,
+    /// so none is here).
+    #[test]
+    fn lango_and_acholi_generator_matches_the_general_one() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut checked = 0;
+        let mut cuts = GenStats::default();
+        for v in [Variant::Lango, Variant::Acholi] {
+            for game in 0..120 {
+                let mut p = Position::startpos(v, 8).unwrap();
+                if game % 2 == 1 {
+                    // Lango's sequential opening mostly ends the game.
+                    p = p.with_phase(crate::types::Phase::Main);
+                }
+                checked += random_game(p, game % 3 == 0, &mut x, |p, budget| {
+                    if !p.phase.is_opening() {
+                        // The opening's rules on a board of the main phase.
+                        let o = p.with_phase(crate::types::Phase::Opening2);
+                        check(&o, budget, &mut cuts);
+                    }
+                    check(p, budget, &mut cuts)
+                });
             }
         }
-        assert!(checked > 5000, "{checked}");
+        check_budgets(
+            &[
+                "acholi:8 0,2,1,0,0,2,2,2/1,1,4,1,4,4,6,3/1,2,1,2,1,4,1,2/2,1,1,2,5,1,2,3 b m 15",
+                "acholi:8 2,2,1,1,1,1,1,1/1,3,2,3,2,1,1,1/2,1,10,0,0,5,1,4/7,6,1,0,1,0,2,0 a m 8",
+                "acholi:8 1,1,0,0,0,1,1,0/0,0,2,0,0,0,0,2/5,0,11,0,3,11,1,2/4,0,6,1,6,1,2,3 a m 4",
+                "acholi:8 0,6,0,1,0,1,2,1/1,7,2,9,0,5,6,0/1,1,7,3,4,5,0,2/0,0,0,0,0,0,0,0 b m 5",
+                "acholi:8 0,1,1,0,0,0,0,0/0,0,0,0,1,1,0,0/4,5,0,3,0,1,2,13/12,0,1,7,4,3,1,4 a m 4",
+                "lango:8 5,1,5,1,0,1,0,1/12,1,2,4,6,0,2,2/1,2,2,2,2,2,1,0/1,2,2,0,2,1,1,0 a m 62",
+                "lango:8 1,2,3,1,2,1,1,4/1,1,3,6,0,2,16,5/3,0,0,0,0,0,0,1/3,1,0,2,0,3,0,2 a m 22",
+                "lango:8 7,3,1,2,5,2,0,1/0,6,1,6,5,2,0,7/0,1,1,1,1,1,2,0/2,0,1,0,1,3,2,0 b m 47",
+                "lango:8 1,2,3,2,7,1,0,3/0,9,6,2,1,2,3,2/0,0,0,0,0,1,1,1/2,0,5,6,2,0,1,1 b m 59",
+                "lango:8 0,0,1,1,0,0,1,0/0,4,1,2,0,1,3,0/1,1,0,1,0,0,1,1/0,1,0,4,1,0,1,0 a m 7",
+            ],
+            &mut cuts,
+        );
+        assert!(checked > 3000, "{checked}");
         assert!(cuts.cut_cycle >= 4 && cuts.cut_budget >= 100, "{cuts:?}");
     }
 }

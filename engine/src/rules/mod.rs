@@ -151,7 +151,7 @@ impl Position {
             // generator's frame.
             choro::generate_didinga(self, budget, sink)
         } else if self.variant.is_choro() {
-            choro::ChoroGen::new(self, budget, sink).run_all()
+            choro::generate_branching(self, budget, sink)
         } else {
             adjiboto::generate(self, sink)
         }

@@ -65,17 +65,30 @@ pub(crate) struct Turn<R> {
     pub caps: (u32, u32),
 }
 
+/// A cheap key of a lap-end state from its board hash, last hole, origin,
+/// base, kind, direction and front flag; equal states have equal keys.
+#[inline]
+pub(crate) fn state_key(hash: u64, holes: [u8; 3], kind: LapKind, dir: Dir, front: bool) -> u64 {
+    let small = holes[0] as u64
+        | (holes[1] as u64) << 8
+        | (holes[2] as u64) << 16
+        | (kind as u64) << 24
+        | (dir as u64) << 28
+        | (front as u64) << 30;
+    hash ^ small.wrapping_mul(0x9e37_79b9_7f4a_7c15)
+}
+
 impl<R: Ring> Turn<R> {
     /// A cheap key of the full state; equal states have equal keys.
     #[inline]
     pub fn key(&self) -> u64 {
-        let small = self.last as u64
-            | (self.origin as u64) << 8
-            | (self.base as u64) << 16
-            | (self.kind as u64) << 24
-            | (self.dir as u64) << 28
-            | (self.front_reached as u64) << 30;
-        self.hash ^ small.wrapping_mul(0x9e37_79b9_7f4a_7c15)
+        state_key(
+            self.hash,
+            [self.last, self.origin, self.base],
+            self.kind,
+            self.dir,
+            self.front_reached,
+        )
     }
 
     #[inline]

@@ -70,7 +70,7 @@ pub(crate) fn run_keys(side: usize, len: u8) -> &'static [u64; 256] {
 /// changes when the `v` counters of hole `l` are lifted and sown from the
 /// next hole (`v` up to 255 for an index without a bounds test; a hand
 /// holds at most 128). Built once per length, without the heap.
-fn relay_keys(side: usize, len: u8) -> &'static [[u64; 256]; 32] {
+pub(super) fn relay_keys(side: usize, len: u8) -> &'static [[u64; 256]; 32] {
     type Table = [[[u64; 256]; 32]; 2];
     static TABLES: [OnceLock<Table>; 9] = [const { OnceLock::new() }; 9];
     let t = TABLES[(len as usize - 16) / 2].get_or_init(|| {

@@ -1,0 +1,726 @@
+//! Lango's and Acholi's generator, on their 8-wide boards. Their turns
+//! branch at decision points (clockwise options, Acholi's leaves, Lango's
+//! start captures), so it walks a tree of paths, but between decisions a
+//! turn runs alone, as a Didinga turn does: the lap state (the mover's loop
+//! as one rotated `u128`, the hash, the last hole and the origin, the lap
+//! and drop counts) stays in the locals of one loop, where a relay is a
+//! table add, a rotation and a table read for its hash, and the decision
+//! state (base, kind, direction, capture sets, the opponent's holes) is
+//! written only where a capture or a clockwise hole leaves that loop. A
+//! Brent checkpoint keeps the hash and the step alone; the whole state is
+//! found again by running the stretch from its start when a lap's hash
+//! equals it. It lists the same moves, in the same order, with the same
+//! children and statistics as the general generator (`ChoroGen`, the
+//! reference its test compares it with).
+
+use super::didinga::{capture_sets, meta_hashes, relay_keys, run_keys};
+use crate::board::{zobrist, Position};
+use crate::rules::sower::{state_key, LapKind, NONE};
+use crate::rules::{acholi, lango, GenStats, MoveInfo};
+use crate::types::geometry::{self, facing};
+use crate::types::moves::{Move, Token, MAX_TOKENS};
+use crate::types::packed::{Loop, Ring, Ring16};
+use crate::types::{Dir, Variant};
+use std::mem::MaybeUninit;
+
+/// The width of every Lango and Acholi board, and its loop length.
+const W: u8 = 8;
+const LEN: u8 = 16;
+
+/// The next and the previous loop position.
+#[inline(always)]
+fn next(h: u8) -> u8 {
+    (h + 1) & 15
+}
+
+#[inline(always)]
+fn prev(h: u8) -> u8 {
+    h.wrapping_sub(1) & 15
+}
+
+/// Whether `hand > 0` counters sown from loop position `start` (in loop
+/// order) reach the mover's front row, positions 8 to 15: they do unless
+/// they all fall in the back row before it.
+#[inline(always)]
+fn reaches_front(start: u8, hand: u8) -> bool {
+    start as u32 + hand as u32 > W as u32
+}
+
+/// The state of a turn at the end of a lap: the general generator's
+/// `sower::Turn` on a [`Ring16`], whose cursor is `last`, without the
+/// trace-only fields.
+#[derive(Copy, Clone)]
+struct State {
+    mine: Ring16,
+    hash: u64,
+    /// The opponent's holes still holding what they held at the turn's start.
+    opp_occ: u32,
+    /// The mover's capturing holes: front row, back row (Acholi's opening,
+    /// until the front row is reached; empty otherwise).
+    caps: (u32, u32),
+    last: u8,
+    origin: u8,
+    base: u8,
+    kind: LapKind,
+    dir: Dir,
+    front_reached: bool,
+    laps: u32,
+    drops: u32,
+}
+
+impl State {
+    /// `sower::Turn::key`: equal states have equal keys.
+    #[inline]
+    fn key(&self) -> u64 {
+        state_key(
+            self.hash,
+            [self.last, self.origin, self.base],
+            self.kind,
+            self.dir,
+            self.front_reached,
+        )
+    }
+
+    /// `sower::Turn::same_state`: the rotated loops are equal exactly when
+    /// the loops are, the cursors being equal.
+    #[inline]
+    fn same_state(&self, o: &State) -> bool {
+        self.hash == o.hash
+            && self.last == o.last
+            && self.origin == o.origin
+            && self.base == o.base
+            && self.kind == o.kind
+            && self.dir == o.dir
+            && self.front_reached == o.front_reached
+            && self.opp_occ == o.opp_occ
+            && self.mine == o.mine
+    }
+
+    #[inline(always)]
+    fn at_last(&self) -> u8 {
+        self.mine.cur(self.last, LEN)
+    }
+
+    #[inline(always)]
+    fn captures(&self) -> bool {
+        (self.caps.0 | self.caps.1) >> self.last & 1 != 0
+    }
+
+    #[inline(always)]
+    fn ends_in_capture(&self) -> bool {
+        self.at_last() >= 2 && self.captures()
+    }
+
+    #[inline(always)]
+    fn reach(&mut self, start: u8, hand: u8) {
+        if !self.front_reached && reaches_front(start, hand) {
+            self.front_reached = true;
+            self.caps.1 = 0;
+        }
+    }
+
+    /// A relay: lift the `v` counters of the hole of the last drop and sow
+    /// them counter-clockwise from the next hole.
+    #[inline(always)]
+    fn relay(&mut self, relay_keys: &[[u64; 256]; 32], v: u8) {
+        let l = self.last;
+        self.mine.clear_cur(l, LEN);
+        self.mine.relay(v, l, 0, LEN);
+        self.hash = self
+            .hash
+            .wrapping_add(relay_keys[(l & 31) as usize][v as usize]);
+        self.reach(next(l), v);
+        self.last = l.wrapping_add(v) & 15;
+        self.origin = l;
+        self.base = NONE;
+        self.kind = LapKind::Normal;
+        self.dir = Dir::Ccw;
+        self.laps += 1;
+        self.drops += v as u32;
+    }
+
+    /// `sower::Turn::lap` on the 16-hole loop.
+    #[inline(always)]
+    fn lap(&mut self, run_keys: &[u64; 256], first: u8, hand: u8, dir: Dir) {
+        let r = hand & 15;
+        let (start, end, last) = match dir {
+            Dir::Ccw => {
+                let l = (first + if r == 0 { 15 } else { r - 1 }) & 15;
+                (first, l, l)
+            }
+            Dir::Cw if r == 0 => (first, prev(first), next(first)),
+            Dir::Cw => {
+                let s = (first + LEN + 1 - r) & 15;
+                (s, first, s)
+            }
+        };
+        self.mine.sow(start, hand, self.last, end, LEN);
+        if dir == Dir::Cw {
+            self.mine.seek(end, last);
+        }
+        self.hash = self.hash.wrapping_add(
+            run_keys[start.wrapping_add(hand) as usize].wrapping_sub(run_keys[start as usize]),
+        );
+        self.reach(start, hand);
+        self.last = last;
+        self.dir = dir;
+        self.laps += 1;
+        self.drops += hand as u32;
+    }
+
+    /// Whether a clockwise lap of the `v` counters of the hole of the last
+    /// drop would end in a capture (`sower::Turn::cw_relay_captures`).
+    #[inline]
+    fn cw_relay_captures(&self, v: u8) -> bool {
+        let l = self.last;
+        let (q, r) = (v >> 4, v & 15);
+        let last = if r > l { l + LEN - r } else { l - r };
+        let after = if r == 0 {
+            q
+        } else {
+            self.mine.count(last, l, LEN) + q + 1
+        };
+        if after < 2 {
+            return false;
+        }
+        let reached = self.front_reached || reaches_front(last, v);
+        let caps = self.caps.0 | if reached { 0 } else { self.caps.1 };
+        caps >> last & 1 != 0
+    }
+
+    /// Empty the mover's hole `h`, returning its counters.
+    #[inline(always)]
+    fn take(&mut self, hole_keys: &[u64; 32], h: u8) -> u8 {
+        let n = self.mine.count(h, self.last, LEN);
+        self.mine.empty(h, self.last, LEN);
+        self.hash = self
+            .hash
+            .wrapping_sub((n as u64).wrapping_mul(hole_keys[(h & 31) as usize]));
+        n
+    }
+
+    /// Empty the opponent's hole `h`, returning its counters.
+    #[inline(always)]
+    fn take_opp(&mut self, theirs: &Loop, opp_keys: &[u64; 32], h: u8) -> u8 {
+        let n = if self.opp_occ >> h & 1 != 0 {
+            theirs.get(h)
+        } else {
+            0
+        };
+        self.opp_occ &= !(1 << h);
+        self.hash = self
+            .hash
+            .wrapping_sub((n as u64).wrapping_mul(opp_keys[(h & 31) as usize]));
+        n
+    }
+
+    /// Add `n` counters to the mover's hole `h` (rare: an Acholi leave).
+    #[inline]
+    fn put(&mut self, hole_keys: &[u64; 32], h: u8, n: u8) {
+        let mut l = self.mine.store(self.last);
+        l.set(h, l.get(h) + n);
+        self.mine = Ring16::load(&l, LEN);
+        self.mine.seek(0, self.last);
+        self.hash = self
+            .hash
+            .wrapping_add((n as u64).wrapping_mul(hole_keys[(h & 31) as usize]));
+    }
+
+    /// Neither of the mover's holes facing the emptied column of `l`
+    /// captures any more.
+    #[inline(always)]
+    fn took_column(&mut self, l: u8) {
+        let column = !(1u32 << l | 1u32 << (LEN - 1 - l));
+        self.caps.0 &= column;
+        self.caps.1 &= column;
+    }
+}
+
+/// One option at a decision point.
+enum Opt {
+    /// Take this token and go on from this lap end.
+    Run(Token, State),
+    /// Acholi: leave the increment (already put in its hole) and start anew.
+    Leave(State),
+}
+
+/// The generator of one position: `LANGO` or Acholi, `OPEN` in the opening.
+struct Gen<'p, F, const LANGO: bool, const OPEN: bool> {
+    pos: &'p Position,
+    budget: u32,
+    path: Move,
+    depth: usize,
+    /// Lap-end states of the decision points of the current path; only the
+    /// first `depth` are written.
+    seen: [MaybeUninit<State>; MAX_TOKENS],
+    seen_key: [MaybeUninit<u64>; MAX_TOKENS],
+    stats: GenStats,
+    sink: F,
+    stop: bool,
+    /// Every child but its board, and the non-board part of its hash.
+    child: Position,
+    child_meta: u64,
+    /// The opponent's holes at the start of the turn (a turn only empties them).
+    theirs: Loop,
+    hole_keys: &'static [u64; 32],
+    opp_keys: &'static [u64; 32],
+    run_keys: &'static [u64; 256],
+    relay_keys: &'static [[u64; 256]; 32],
+}
+
+/// Every legal move of a Lango or Acholi position (8 wide, sequential
+/// phases), as `Position::generate`.
+pub(crate) fn generate<F>(pos: &Position, budget: u32, sink: F) -> GenStats
+where
+    F: FnMut(&Move, &Position, MoveInfo) -> bool,
+{
+    debug_assert!(pos.width == W && matches!(pos.variant, Variant::Lango | Variant::Acholi));
+    match (pos.variant == Variant::Lango, pos.phase.is_opening()) {
+        (true, false) => run::<F, true, false>(pos, budget, sink),
+        (true, true) => run::<F, true, true>(pos, budget, sink),
+        (false, false) => run::<F, false, false>(pos, budget, sink),
+        (false, true) => run::<F, false, true>(pos, budget, sink),
+    }
+}
+
+/// One instance a code and phase, each a function of its own (the sink
+/// inlined in it).
+#[inline(never)]
+fn run<F, const LANGO: bool, const OPEN: bool>(pos: &Position, budget: u32, sink: F) -> GenStats
+where
+    F: FnMut(&Move, &Position, MoveInfo) -> bool,
+{
+    let (me, opp) = (pos.side.index(), 1 - pos.side.index());
+    let (meta, child_meta) = meta_hashes(pos);
+    let mut g = Gen::<F, LANGO, OPEN> {
+        pos,
+        budget,
+        path: Move::empty(true),
+        depth: 0,
+        seen: [const { MaybeUninit::uninit() }; MAX_TOKENS],
+        seen_key: [const { MaybeUninit::uninit() }; MAX_TOKENS],
+        stats: GenStats::default(),
+        sink,
+        stop: false,
+        child: Position {
+            ply: pos.ply + 1,
+            side: pos.side.other(),
+            phase: pos.phase.next(),
+            ..*pos
+        },
+        child_meta,
+        theirs: pos.loops[opp],
+        hole_keys: &zobrist::HOLE[me],
+        opp_keys: &zobrist::HOLE[opp],
+        run_keys: run_keys(me, LEN),
+        relay_keys: relay_keys(me, LEN),
+    };
+    let opp_occ = pos.occupied[opp];
+    let caps = if LANGO {
+        (lango::facing_front(opp_occ, W), 0)
+    } else {
+        let (front, back) = capture_sets(opp_occ, W);
+        (front, if OPEN { back } else { 0 })
+    };
+    let s = State {
+        mine: Ring16::load(&pos.loops[me], LEN),
+        hash: pos.hash.wrapping_sub(meta),
+        opp_occ,
+        caps,
+        last: 0,
+        origin: 0,
+        base: NONE,
+        kind: LapKind::Normal,
+        dir: Dir::Ccw,
+        front_reached: false,
+        laps: 0,
+        drops: 0,
+    };
+    g.starts(&s);
+    g.stats
+}
+
+impl<F, const LANGO: bool, const OPEN: bool> Gen<'_, F, LANGO, OPEN>
+where
+    F: FnMut(&Move, &Position, MoveInfo) -> bool,
+{
+    /// Calls `f` with each hole of `mask` and its Driberg number, in
+    /// Driberg order (a, b, c, ...: loop position W-2 first).
+    #[inline(always)]
+    fn each_hole(&mut self, mask: u32, mut f: impl FnMut(&mut Self, u8, u8)) {
+        let m = mask & 0xffff;
+        let mut rot = (m >> (W - 2) | m << (LEN - (W - 2))) & 0xffff;
+        while rot != 0 && !self.stop {
+            let i = rot.trailing_zeros() as u8;
+            rot &= rot - 1;
+            f(self, (i + W - 2) & 15, i + 1);
+        }
+    }
+
+    /// A lap of the general generator's statistics (every lap sown counts,
+    /// offered or not).
+    #[inline(always)]
+    fn lap(&mut self, s: &mut State, first: u8, hand: u8, dir: Dir) {
+        self.stats.laps += 1;
+        self.stats.drops += hand as u64;
+        s.lap(self.run_keys, first, hand, dir);
+    }
+
+    /// Every way to begin the turn (or, in Acholi, to go on after a leave).
+    fn starts(&mut self, s: &State) {
+        let (occupied, movable) = Ring16::masks(&s.mine.store(s.last));
+        if LANGO {
+            if OPEN {
+                let ab = 1 << geometry::pos_of_number(1, W) | 1 << geometry::pos_of_number(2, W);
+                self.each_hole(movable & ab, |g, h, n| g.start_ccw(s, h, n));
+                return;
+            }
+            let caps = lango::start_captures(occupied, s.opp_occ, W);
+            if caps != 0 {
+                self.each_hole(caps, |g, f, n| g.start_capture(s, f, n));
+                return;
+            }
+            self.each_hole(movable, |g, h, n| g.start_ccw(s, h, n));
+            let base = geometry::lango_base(W);
+            self.each_hole(movable & base, |g, h, n| {
+                g.start_cw(s, h, n, LapKind::LangoCw)
+            });
+        } else {
+            let ccw = if OPEN { movable & 0xff } else { movable };
+            self.each_hole(ccw, |g, h, n| g.start_ccw(s, h, n));
+            let att = movable & acholi::attack_holes(W, OPEN);
+            self.each_hole(att, |g, h, n| g.start_cw(s, h, n, LapKind::AcholiAttack));
+        }
+    }
+
+    #[inline]
+    fn with_token(&mut self, tok: Token, s: State) {
+        let mark = self.path.len();
+        if self.path.push(tok) {
+            self.run(s);
+            self.path.truncate(mark);
+        } else {
+            self.stats.cut_overflow += 1;
+        }
+    }
+
+    /// Lift hole `h` (Driberg number `n`): a relay from it.
+    #[inline]
+    fn start_ccw(&mut self, s: &State, h: u8, n: u8) {
+        let mut c = *s;
+        c.mine.seek(c.last, h);
+        c.last = h;
+        let v = c.at_last();
+        self.stats.drops += v as u64;
+        self.stats.laps += 1;
+        c.relay(self.relay_keys, v);
+        self.with_token(Token::Lift(n), c);
+    }
+
+    /// A clockwise first lap from a base hole, offered only if it captures.
+    #[inline]
+    fn start_cw(&mut self, s: &State, h: u8, n: u8, kind: LapKind) {
+        let mut c = *s;
+        let v = c.take(self.hole_keys, h);
+        c.origin = h;
+        c.base = h;
+        c.kind = kind;
+        self.lap(&mut c, prev(h), v, Dir::Cw);
+        if c.ends_in_capture() {
+            self.with_token(Token::Clockwise(n), c);
+        }
+    }
+
+    /// Lango's compulsory start capture at front hole `f` (RULINGS 5).
+    #[inline]
+    fn start_capture(&mut self, s: &State, f: u8, n: u8) {
+        let mut c = *s;
+        let (of, ob) = facing(f, W);
+        let fr = c.take_opp(&self.theirs, self.opp_keys, of);
+        let bk = c.take_opp(&self.theirs, self.opp_keys, ob);
+        c.took_column(f);
+        self.lango_sow(&mut c, f, fr, bk);
+        self.counted(&c, s.drops);
+        self.with_token(Token::StartCapture(n), c);
+    }
+
+    /// Lango increment sowing (RULINGS 4): from the capturing hole `l`
+    /// itself, or, for a single counter, with all of `l` from the next hole.
+    /// Not counted in the statistics: where it starts a path of its own
+    /// (a start, an option), [`Self::counted`] counts it.
+    #[inline]
+    fn lango_sow(&self, s: &mut State, l: u8, fr: u8, bk: u8) {
+        s.kind = LapKind::Normal;
+        s.base = NONE;
+        s.origin = l;
+        if fr == 1 && bk == 0 {
+            let own = s.take(self.hole_keys, l);
+            s.lap(self.run_keys, next(l), own + 1, Dir::Ccw);
+        } else {
+            s.lap(self.run_keys, l, fr + bk, Dir::Ccw);
+        }
+    }
+
+    /// Count the last lap of `s`, which dropped `s.drops - drops` counters.
+    #[inline(always)]
+    fn counted(&mut self, s: &State, drops: u32) {
+        self.stats.laps += 1;
+        self.stats.drops += (s.drops - drops) as u64;
+    }
+
+    /// The mover's holes where a lap end leaves the relay loop: capturing
+    /// holes and clockwise holes.
+    #[inline(always)]
+    fn exits(s: &State) -> u32 {
+        let cw = if LANGO {
+            geometry::lango_base(W)
+        } else {
+            geometry::acholi_base(W)
+        };
+        let back = if !LANGO && OPEN { s.caps.1 } else { 0 };
+        s.caps.0 | back | cw
+    }
+
+    /// Run the turn from lap end `entry` until it ends, is cut, or
+    /// branches. Relays run here; captures and laps ending on a clockwise
+    /// hole go to [`Self::branch`].
+    fn run(&mut self, entry: State) {
+        if self.stop {
+            return;
+        }
+        let (budget, relay_keys) = (self.budget, self.relay_keys);
+        let mut s = entry;
+        let mut exits = Self::exits(&s);
+        // Brent: the checkpoint is the state after `saved` steps of this
+        // stretch (0: its start), of which only the hash is kept; the next
+        // one is taken after `event` steps (1, 3, 7, 15, ...).
+        let (mut saved, mut saved_hash, mut event) = (0u32, s.hash, 1u32);
+        let mut step = 0u32;
+        loop {
+            if s.laps > budget {
+                self.stats.cut_budget += 1;
+                break;
+            }
+            let v = s.at_last();
+            if v == 1 {
+                self.emit(&s);
+                break;
+            }
+            if exits >> s.last & 1 != 0 {
+                if !self.branch(&mut s, v) {
+                    break;
+                }
+                exits = Self::exits(&s);
+            } else {
+                s.relay(relay_keys, v);
+                if !LANGO && OPEN {
+                    exits = Self::exits(&s);
+                }
+            }
+            step += 1;
+            if s.hash == saved_hash && self.replay(&entry, saved).same_state(&s) {
+                self.stats.cut_cycle += 1;
+                break;
+            }
+            if step == event {
+                saved = step;
+                saved_hash = s.hash;
+                event = 2 * step + 1;
+            }
+        }
+        self.stats.laps += (s.laps - entry.laps) as u64;
+        self.stats.drops += (s.drops - entry.drops) as u64;
+    }
+
+    /// The state `steps` steps after lap end `entry`, which `run` went
+    /// through without reaching a decision: the same steps again, without
+    /// their statistics.
+    #[cold]
+    #[inline(never)]
+    fn replay(&mut self, entry: &State, steps: u32) -> State {
+        let stats = self.stats;
+        let mut s = *entry;
+        for _ in 0..steps {
+            let v = s.at_last();
+            if Self::exits(&s) >> s.last & 1 != 0 {
+                let went_on = self.branch(&mut s, v);
+                debug_assert!(went_on, "a decision in a stretch that had none");
+            } else {
+                s.relay(self.relay_keys, v);
+            }
+        }
+        self.stats = stats;
+        s
+    }
+
+    /// A lap end at a capturing hole, or at a clockwise hole, holding `v`
+    /// counters (at least 2): `s` becomes the turn after the next lap, or
+    /// false where a decision point took over (or cut the path). Out of
+    /// line, on the state in place.
+    #[inline(never)]
+    fn branch(&mut self, s: &mut State, v: u8) -> bool {
+        let l = s.last;
+        if s.captures() {
+            let pre = *s;
+            let (of, ob) = facing(l, W);
+            let fr = s.take_opp(&self.theirs, self.opp_keys, of);
+            let bk = s.take_opp(&self.theirs, self.opp_keys, ob);
+            s.took_column(l);
+            let k = fr + bk;
+            if LANGO {
+                if s.kind == LapKind::LangoCw {
+                    let mut again = *s;
+                    self.lap(&mut again, prev(s.base), k, Dir::Cw);
+                    if again.ends_in_capture() {
+                        let mut normal = *s;
+                        self.lango_sow(&mut normal, l, fr, bk);
+                        self.counted(&normal, s.drops);
+                        self.decide(
+                            &pre,
+                            [
+                                Some(Opt::Run(Token::Plus, again)),
+                                Some(Opt::Run(Token::Minus, normal)),
+                                None,
+                            ],
+                        );
+                        return false;
+                    }
+                }
+                self.lango_sow(s, l, fr, bk);
+            } else if s.kind == LapKind::AcholiAttack {
+                let o = s.origin;
+                let mut again = *s;
+                self.lap(&mut again, prev(o), k, Dir::Cw);
+                let again = again
+                    .ends_in_capture()
+                    .then_some(Opt::Run(Token::Plus, again));
+                let mut ccw = *s;
+                ccw.kind = LapKind::Normal;
+                self.lap(&mut ccw, next(o), k, Dir::Ccw);
+                let mut left = *s;
+                left.put(self.hole_keys, o, k);
+                self.decide(
+                    &pre,
+                    [
+                        again,
+                        Some(Opt::Run(Token::Minus, ccw)),
+                        Some(Opt::Leave(left)),
+                    ],
+                );
+                return false;
+            } else {
+                // From the hole after the origin, which is kept.
+                s.kind = LapKind::Normal;
+                s.lap(self.run_keys, next(s.origin), k, Dir::Ccw);
+            }
+        } else {
+            // A clockwise hole: the relay, or a clockwise lap from it if that
+            // captures. The clockwise lap counts in the statistics whether
+            // it is offered or not; it is sown only if it is.
+            self.stats.drops += v as u64;
+            self.stats.laps += 1;
+            if s.cw_relay_captures(v) {
+                let mut relay = *s;
+                self.stats.drops += v as u64;
+                self.stats.laps += 1;
+                relay.relay(self.relay_keys, v);
+                let mut cw = *s;
+                let n = cw.take(self.hole_keys, l);
+                cw.origin = l;
+                cw.base = l;
+                cw.kind = if LANGO {
+                    LapKind::LangoCw
+                } else {
+                    LapKind::AcholiMidCw
+                };
+                cw.lap(self.run_keys, prev(l), n, Dir::Cw);
+                debug_assert!(cw.ends_in_capture());
+                self.decide(
+                    s,
+                    [
+                        Some(Opt::Run(Token::Plus, cw)),
+                        Some(Opt::Run(Token::Minus, relay)),
+                        None,
+                    ],
+                );
+                return false;
+            }
+            s.relay(self.relay_keys, v);
+        }
+        true
+    }
+
+    /// A decision point at lap-end state `pre`: branch into each option,
+    /// unless this state already occurred at a decision point of the path.
+    #[inline(never)]
+    fn decide(&mut self, pre: &State, opts: [Option<Opt>; 3]) {
+        let key = pre.key();
+        for i in 0..self.depth {
+            // SAFETY: `seen[..depth]` and `seen_key[..depth]` were written
+            // below before `depth` grew.
+            let (seen, seen_key) = unsafe {
+                (
+                    self.seen[i].assume_init_ref(),
+                    self.seen_key[i].assume_init(),
+                )
+            };
+            if seen_key == key && seen.same_state(pre) {
+                self.stats.cut_repeat += 1;
+                return;
+            }
+        }
+        if self.depth == MAX_TOKENS {
+            self.stats.cut_overflow += 1;
+            return;
+        }
+        self.seen[self.depth] = MaybeUninit::new(*pre);
+        self.seen_key[self.depth] = MaybeUninit::new(key);
+        self.depth += 1;
+        for opt in opts.into_iter().flatten() {
+            if self.stop {
+                break;
+            }
+            match opt {
+                Opt::Run(tok, s) => self.with_token(tok, s),
+                Opt::Leave(s) => {
+                    let mark = self.path.len();
+                    if self.path.push(Token::Leave) {
+                        self.starts(&s);
+                        self.path.truncate(mark);
+                    } else {
+                        self.stats.cut_overflow += 1;
+                    }
+                }
+            }
+        }
+        self.depth -= 1;
+    }
+
+    #[inline]
+    fn emit(&mut self, s: &State) {
+        let (me, opp) = (self.pos.side.index(), 1 - self.pos.side.index());
+        let pos = self.pos;
+        let child = &mut self.child;
+        child.loops[me] = s.mine.store(s.last);
+        (child.occupied[me], child.movable[me]) = Ring16::masks(&child.loops[me]);
+        // Captures only empty the opponent's holes.
+        if s.opp_occ == pos.occupied[opp] {
+            child.loops[opp] = pos.loops[opp];
+            child.occupied[opp] = pos.occupied[opp];
+            child.movable[opp] = pos.movable[opp];
+        } else {
+            child.loops[opp] = self.theirs.keep(s.opp_occ);
+            child.occupied[opp] = s.opp_occ;
+            child.movable[opp] = pos.movable[opp] & s.opp_occ;
+        }
+        child.hash = s.hash.wrapping_add(self.child_meta);
+        self.stats.moves += 1;
+        let info = MoveInfo {
+            laps: s.laps,
+            drops: s.drops,
+        };
+        if !(self.sink)(&self.path, &self.child, info) {
+            self.stop = true;
+        }
+    }
+}
