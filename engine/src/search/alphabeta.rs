@@ -145,15 +145,67 @@ struct Worker<'a, E> {
     root: Position,
     roots: Vec<RootMove>,
     kids: Vec<Vec<Child>>,
-    order: Vec<Vec<(i32, u16)>>,
+    /// Per ply, the children's ordering keys (see [`order_key`]).
+    order: Vec<Vec<u64>>,
     gains: Vec<Vec<u16>>,
     scratch: Vec<u64>,
     path: [u64; MAX_PLY + 1],
+    /// How many of the positions being searched (the root and the inner
+    /// nodes on the path to the current node) have each value of
+    /// [`filter_slot`] of their key: a key whose count is 0 is not on the
+    /// path, which spares the scan of `path` at nearly every node.
+    on_path: Box<[u8; FILTER_SLOTS]>,
     pv: Vec<Vec<Move>>,
     killers: Vec<[Move; 2]>,
     history: Box<[[i32; HIST_SLOTS]; 2]>,
     /// A new best root move of the running iteration, for a stop mid-way.
     partial: Option<Best>,
+}
+
+/// Slots of the path filter ([`Worker::is_repetition`]).
+const FILTER_SLOTS: usize = 1024;
+
+/// A key's slot in the path filter: its top bits.
+#[inline(always)]
+fn filter_slot(key: u64) -> usize {
+    (key >> (64 - FILTER_SLOTS.trailing_zeros())) as usize
+}
+
+/// A child's place in the move order as one integer: its ordering key in
+/// the high bits (biased, so that unsigned order is the keys' order), its
+/// index, complemented, in the low 16: the greatest integer is the child
+/// with the highest key, and of equal keys the first generated.
+#[inline(always)]
+fn order_key(key: i32, index: usize) -> u64 {
+    debug_assert!(index <= 0xffff);
+    (u64::from(key as u32 ^ 0x8000_0000) << 16) | (0xffff - index as u64)
+}
+
+/// The child index of an [`order_key`].
+#[inline(always)]
+fn key_index(k: u64) -> usize {
+    0xffff - (k & 0xffff) as usize
+}
+
+/// Puts the `n`-th child of the move order at `order[n]`, given that
+/// `order[..n]` holds the first `n` in order: the first picks are
+/// selected one at a time, since a cut-off often comes before the rest are
+/// needed; at the fourth the remainder is sorted once.
+#[inline(always)]
+fn next_in_order(order: &mut [u64], n: usize) {
+    const SELECT: usize = 3;
+    if n < SELECT {
+        let rest = &mut order[n..];
+        let mut best = 0;
+        for j in 1..rest.len() {
+            if rest[j] > rest[best] {
+                best = j;
+            }
+        }
+        rest.swap(0, best);
+    } else if n == SELECT {
+        order[n..].sort_unstable_by(|a, b| b.cmp(a));
+    }
 }
 
 /// History slot of a move: its start (hole and kind).
@@ -274,6 +326,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             gains: (0..MAX_PLY).map(|_| Vec::new()).collect(),
             scratch: Vec::new(),
             path: [0; MAX_PLY + 1],
+            on_path: Box::new([0; FILTER_SLOTS]),
             pv: (0..MAX_PLY + 1).map(|_| Vec::new()).collect(),
             killers: vec![[Move::empty(false); 2]; MAX_PLY],
             history: Box::new([[0; HIST_SLOTS]; 2]),
@@ -319,7 +372,8 @@ impl<'a, E: Evaluator> Worker<'a, E> {
     }
 
     fn is_repetition(&self, key: u64, ply: usize) -> bool {
-        self.path[..ply].contains(&key) || self.sh.history.third_time(key)
+        (self.on_path[filter_slot(key)] != 0 && self.path[..ply].contains(&key))
+            || self.sh.history.third_time(key)
     }
 
     #[inline]
@@ -356,8 +410,8 @@ impl<'a, E: Evaluator> Worker<'a, E> {
         &mut self,
         pos: &Position,
         depth: i32,
-        mut alpha: i32,
-        mut beta: i32,
+        alpha: i32,
+        beta: i32,
         ply: usize,
         pv_node: bool,
     ) -> i32 {
@@ -376,6 +430,28 @@ impl<'a, E: Evaluator> Worker<'a, E> {
         if depth <= 0 || ply >= MAX_PLY - 1 {
             return self.leaf(pos, ply);
         }
+        // The node is on the path of its descendants while they are searched.
+        let slot = filter_slot(key);
+        self.on_path[slot] += 1;
+        let v = self.inner(pos, key, depth, alpha, beta, ply, pv_node);
+        self.on_path[slot] -= 1;
+        v
+    }
+
+    /// [`Worker::search`] at an inner node, after the repetition test.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn inner(
+        &mut self,
+        pos: &Position,
+        key: u64,
+        depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+        pv_node: bool,
+    ) -> i32 {
+        let opts = self.sh.opts;
         // Mate distance: no result here beats a win on the next ply or is
         // worse than losing now.
         alpha = alpha.max(-(MATE - ply as i32));
@@ -469,12 +545,13 @@ impl<'a, E: Evaluator> Worker<'a, E> {
         let mut gains = std::mem::take(&mut self.gains[ply]);
         self.order_moves(pos, &kids, &mut order, &mut gains, tt_move, ply);
         if let Some(t) = tried {
-            order.retain(|&(_, i)| !kids[i as usize].pos.same_state(&t));
+            order.retain(|&k| !kids[key_index(k)].pos.same_state(&t));
         }
 
         let first = usize::from(tried.is_some());
         for n in 0..order.len() {
-            let i = order[n].1 as usize;
+            next_in_order(&mut order, n);
+            let i = key_index(order[n]);
             let child = &kids[i].pos;
             let same = child.side_to_move() == mover;
             let d = depth - 1;
@@ -507,8 +584,9 @@ impl<'a, E: Evaluator> Worker<'a, E> {
                             let mv = kids[i].mv;
                             let quiet_before = order[..n]
                                 .iter()
-                                .filter(|&&(_, j)| gains[j as usize] == 0)
-                                .map(|&(_, j)| slot(&kids[j as usize].mv));
+                                .map(|&k| key_index(k))
+                                .filter(|&j| gains[j] == 0)
+                                .map(|j| slot(&kids[j].mv));
                             let before: smallvec::SmallVec<[usize; 32]> = quiet_before.collect();
                             self.reward_quiet(&mv, &before, depth, ply, mover);
                         }
@@ -541,13 +619,14 @@ impl<'a, E: Evaluator> Worker<'a, E> {
         }
     }
 
-    /// Fill `order` with (key, index) of the children, best first; ties keep
-    /// generation order so that the search is deterministic.
+    /// Fill `order` with the children's ordering keys ([`order_key`]), in
+    /// generation order; [`next_in_order`] brings them out best first, ties
+    /// in generation order, so that the search is deterministic.
     fn order_moves(
         &self,
         pos: &Position,
         kids: &[Child],
-        order: &mut Vec<(i32, u16)>,
+        order: &mut Vec<u64>,
         gains: &mut Vec<u16>,
         tt_move: u32,
         ply: usize,
@@ -574,9 +653,8 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             } else {
                 self.history[side][slot(&c.mv)]
             };
-            order.push((key, i as u16));
+            order.push(order_key(key, i));
         }
-        order.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
     }
 
     /// A quiet move caused a cutoff: make it a killer, raise its history and
@@ -608,6 +686,8 @@ impl<'a, E: Evaluator> Worker<'a, E> {
         self.nodes += 1;
         self.pv[0].clear();
         self.path[0] = self.root.hash();
+        let root_slot = filter_slot(self.path[0]);
+        self.on_path[root_slot] += 1;
         let side = self.root.side_to_move();
         let pvs = self.sh.opts.pvs;
         let d = depth as i32 - 1;
@@ -656,6 +736,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
                 }
             }
         }
+        self.on_path[root_slot] -= 1;
         best
     }
 
@@ -902,6 +983,30 @@ pub fn run<E: Evaluator>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The children come out of `next_in_order` as a stable sort by key,
+        /// highest first, would give them: ties in generation order.
+        #[test]
+        fn order_is_a_stable_sort_by_key(
+            keys in proptest::collection::vec(
+                prop_oneof![Just(KEY_TT), Just(KEY_KILLER), Just(0), -HIST_MAX..HIST_MAX,
+                            KEY_CAPTURE..KEY_CAPTURE + (1 << 26)],
+                0..40,
+            ),
+        ) {
+            let mut order: Vec<u64> =
+                keys.iter().enumerate().map(|(i, &k)| order_key(k, i)).collect();
+            for n in 0..order.len() {
+                next_in_order(&mut order, n);
+            }
+            let got: Vec<usize> = order.iter().map(|&k| key_index(k)).collect();
+            let mut want: Vec<usize> = (0..keys.len()).collect();
+            want.sort_by_key(|&i| std::cmp::Reverse(keys[i]));
+            prop_assert_eq!(got, want);
+        }
+    }
 
     #[test]
     fn table_scores_count_wins_from_the_stored_node() {

@@ -157,8 +157,24 @@ impl Move {
 }
 
 impl PartialEq for Move {
+    #[inline]
     fn eq(&self, other: &Self) -> bool {
-        self.toks[..self.len()] == other.toks[..other.len()]
+        let n = self.len();
+        if n != other.len() {
+            return false;
+        }
+        if n <= 8 {
+            // Most paths fit in one word: compare their bytes at once (the
+            // bytes past the length may hold anything, so they are masked).
+            let word = |m: &Move| {
+                let mut w = [0u8; 8];
+                w.copy_from_slice(&m.toks[..8]);
+                u64::from_le_bytes(w)
+            };
+            let mask = u64::MAX.checked_shr(64 - 8 * n as u32).unwrap_or(0);
+            return (word(self) ^ word(other)) & mask == 0;
+        }
+        self.toks[..n] == other.toks[..n]
     }
 }
 
@@ -332,6 +348,40 @@ impl FromStr for Move {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// A move built from `toks`, cut to `len` after `junk` more tokens were
+    /// pushed and truncated (so bytes past the length are not zero).
+    fn built(toks: &[u8], junk: &[u8], len: usize) -> Move {
+        let mut m = Move::empty(false);
+        for &t in toks.iter().chain(junk) {
+            m.push(Token::decode(t));
+        }
+        m.truncate(len.min(toks.len()));
+        m
+    }
+
+    proptest! {
+        /// Equality is the plain comparison of the tokens up to the length,
+        /// whatever lies past it, at every length on both sides of the
+        /// one-word fast path.
+        #[test]
+        fn equality_is_that_of_the_token_lists(
+            a in proptest::collection::vec(0u8..4, 0..14),
+            b in proptest::collection::vec(0u8..4, 0..14),
+            ja in proptest::collection::vec(0u8..200, 0..10),
+            jb in proptest::collection::vec(0u8..200, 0..10),
+            la in 0usize..14,
+            lb in 0usize..14,
+        ) {
+            let (x, y) = (built(&a, &ja, la), built(&b, &jb, lb));
+            let plain = x.toks[..x.len()] == y.toks[..y.len()];
+            prop_assert_eq!(x == y, plain);
+            // The same tokens with different junk are equal.
+            let z = built(&a, &jb, la);
+            prop_assert!(x == z);
+        }
+    }
 
     #[test]
     fn round_trips() {
