@@ -87,22 +87,28 @@ pub struct Child {
 pub fn children(pos: &Position, buf: &mut Vec<Child>, hashes: &mut Vec<u64>) {
     buf.clear();
     hashes.clear();
+    let mut seen = 0u64;
     pos.generate(LAP_BUDGET, |m, p, _| {
-        push_new(buf, hashes, m, p);
+        push_new(buf, hashes, &mut seen, m, p);
         true
     });
 }
 
 /// Add the child `p` reached by `m` unless an equal child (same state) is
-/// in `buf` already; `hashes` holds the hashes of `buf`'s children.
+/// in `buf` already; `hashes` holds the hashes of `buf`'s children, and bit
+/// `h >> 58` of `seen` is set for each of their hashes `h`, so that the
+/// hashes are scanned only when that bit of `p`'s is set.
 #[inline]
-fn push_new(buf: &mut Vec<Child>, hashes: &mut Vec<u64>, m: &Move, p: &Position) {
+fn push_new(buf: &mut Vec<Child>, hashes: &mut Vec<u64>, seen: &mut u64, m: &Move, p: &Position) {
     let h = p.hash();
-    let dup = hashes
-        .iter()
-        .enumerate()
-        .any(|(j, &k)| k == h && buf[j].pos.same_state(p));
+    let bit = 1u64 << (h >> 58);
+    let dup = *seen & bit != 0
+        && hashes
+            .iter()
+            .enumerate()
+            .any(|(j, &k)| k == h && buf[j].pos.same_state(p));
     if !dup {
+        *seen |= bit;
         hashes.push(h);
         buf.reserve(1);
         let n = buf.len();
@@ -135,11 +141,12 @@ pub fn root_children(
     buf.clear();
     hashes.clear();
     if !searchmoves.is_empty() {
+        let mut seen = 0u64;
         pos.generate(LAP_BUDGET, |m, p, _| {
             if !searchmoves.contains(m) {
                 return true;
             }
-            push_new(buf, hashes, m, p);
+            push_new(buf, hashes, &mut seen, m, p);
             true
         });
     }
