@@ -49,7 +49,8 @@ pub struct GameResult {
     /// Plies played.
     pub plies: u32,
     /// Counters dropped by the generator on every path it produced (the
-    /// work, as `perft` counts drops).
+    /// work, as `perft` counts drops; where starts are tried one at a time,
+    /// the paths of the starts tried).
     pub drops: u64,
     /// Laps and counters sown by the moves played.
     pub laps_played: u64,
@@ -63,12 +64,23 @@ pub struct GameResult {
 pub struct Scratch {
     hashes: Vec<u64>,
     positions: Vec<Position>,
+    /// Bit `h >> 54` set for every hash `h` in `hashes`: a position whose
+    /// bit is clear has not occurred, without a scan of the game.
+    seen: Vec<u64>,
 }
 
 /// The generator of game `index` of a run seeded `seed`.
 pub fn game_rng(seed: u64, index: u64) -> Rng {
     let mut r = Rng::new(seed ^ index.wrapping_mul(0xd1b5_4a32_d192_ed03));
     Rng::new(r.next_u64())
+}
+
+/// The `n`-th (from 0) lowest set bit of `x`, as a mask.
+fn nth_bit(mut x: u32, n: usize) -> u32 {
+    for _ in 0..n {
+        x &= x - 1;
+    }
+    x & x.wrapping_neg()
 }
 
 /// Play one uniformly random game from `start`; with `record`, push every
@@ -82,6 +94,8 @@ pub fn play_game(
 ) -> GameResult {
     scratch.hashes.clear();
     scratch.positions.clear();
+    scratch.seen.clear();
+    scratch.seen.resize(16, 0);
     let mut pos = *start;
     let (mut drops, mut laps_played, mut drops_played) = (0u64, 0u64, 0u64);
     let mut plies = 0u32;
@@ -89,27 +103,48 @@ pub fn play_game(
         // A position seen for the third time had legal moves each time, so
         // testing repetition before generating gives Game::outcome's order.
         let h = pos.hash();
-        let seen = scratch
-            .hashes
-            .iter()
-            .zip(&scratch.positions)
-            .filter(|(&x, p)| x == h && p.same_state(&pos))
-            .count();
-        if seen >= 2 {
-            break Outcome::Draw(DrawReason::Repetition);
+        let (word, bit) = ((h >> 60) as usize, 1u64 << ((h >> 54) & 63));
+        if scratch.seen[word] & bit != 0 {
+            let seen = scratch
+                .hashes
+                .iter()
+                .zip(&scratch.positions)
+                .filter(|(&x, p)| x == h && p.same_state(&pos))
+                .count();
+            if seen >= 2 {
+                break Outcome::Draw(DrawReason::Repetition);
+            }
         }
+        scratch.seen[word] |= bit;
         scratch.hashes.push(h);
         scratch.positions.push(pos);
-        let mut k = 0usize;
         let mut chosen: Option<(Move, Position, u32, u32)> = None;
-        let stats = pos.generate(LAP_BUDGET, |m, c, info| {
-            k += 1;
-            if rng.below(k) == 0 {
-                chosen = Some((*m, *c, info.laps, info.drops));
+        if let Some(mut starts) = pos.single_move_starts() {
+            // Each start is one move or none (a never-ending turn): try the
+            // starts in a uniformly random order and play the first that is
+            // a move, which is a uniform choice among the moves, without
+            // making the other children.
+            while starts != 0 && chosen.is_none() {
+                let bit = nth_bit(starts, rng.below(starts.count_ones() as usize));
+                starts &= !bit;
+                let stats = pos.generate_from(bit, LAP_BUDGET, |m, c, info| {
+                    chosen = Some((*m, *c, info.laps, info.drops));
+                    false
+                });
+                drops += stats.drops;
             }
-            true
-        });
-        drops += stats.drops;
+        } else {
+            // Reservoir sampling over every move.
+            let mut k = 0usize;
+            let stats = pos.generate(LAP_BUDGET, |m, c, info| {
+                k += 1;
+                if rng.below(k) == 0 {
+                    chosen = Some((*m, *c, info.laps, info.drops));
+                }
+                true
+            });
+            drops += stats.drops;
+        }
         let Some((m, next, laps, dropped)) = chosen else {
             break pos.outcome().unwrap_or(Outcome::Win {
                 winner: pos.side_to_move().other(),
@@ -448,6 +483,73 @@ mod tests {
                     "{start} game {i}"
                 );
             }
+        }
+    }
+
+    /// Games that end by threefold repetition end so here as in the rules
+    /// (`Game`): two positions from which random games often repeat.
+    #[test]
+    fn repetitions_end_games_as_in_the_rules() {
+        for fen in [
+            "didinga:8 0,0,0,0,1,0,0,0/2,1,0,0,1,1,0,0/0,1,0,1,0,0,0,0/0,2,1,0,1,0,0,0 a m 40",
+            "acholi:8 0,0,0,0,1,0,0,0/0,1,0,3,1,0,0,0/0,0,0,1,0,0,0,0/1,0,1,0,0,2,1,0 a m 40",
+        ] {
+            let start: Position = fen.parse().unwrap();
+            let mut scratch = Scratch::default();
+            let mut repeated = 0;
+            for i in 0..20 {
+                let mut moves = Vec::new();
+                let r = play_game(
+                    &start,
+                    1000,
+                    &mut game_rng(7, i),
+                    &mut scratch,
+                    Some(&mut moves),
+                );
+                assert_eq!(
+                    replay_outcome(&start, &moves, 1000),
+                    Some(r.outcome),
+                    "{fen} game {i}"
+                );
+                repeated += usize::from(r.outcome == Outcome::Draw(DrawReason::Repetition));
+            }
+            assert!(repeated >= 5, "{fen}: {repeated} of 20 games repeated");
+        }
+    }
+
+    /// Where the starts are tried one at a time, the move played is still
+    /// uniform over the legal moves: a Didinga position with four moves and
+    /// a fifth start whose turn never ends (a cycle), 4,000 first moves.
+    #[test]
+    fn trying_starts_in_random_order_is_a_uniform_choice() {
+        let p: Position =
+            "didinga:8 1,2,0,1,3,1,2,1/0,2,0,1,1,4,0,0/1,5,0,5,1,8,3,0/3,0,1,2,1,5,4,6 b m 33"
+                .parse()
+                .unwrap();
+        let legal: Vec<Move> = p.legal_moves().into_iter().map(|(m, _)| m).collect();
+        assert_eq!(legal.len(), 4);
+        let starts = p.single_move_starts().unwrap();
+        assert_eq!(starts.count_ones(), 5, "one start is never-ending");
+        let n = 4000;
+        let mut counts = vec![0u32; legal.len()];
+        let mut scratch = Scratch::default();
+        for i in 0..n {
+            let mut moves = Vec::new();
+            // The ply cap ends the game after its first move.
+            play_game(
+                &p,
+                p.ply() + 1,
+                &mut game_rng(3, i),
+                &mut scratch,
+                Some(&mut moves),
+            );
+            let k = legal.iter().position(|m| *m == moves[0]).unwrap();
+            counts[k] += 1;
+        }
+        // Each within five standard deviations of n / 4.
+        let sd = (n as f64 * 0.25 * 0.75).sqrt();
+        for c in &counts {
+            assert!((*c as f64 - n as f64 / 4.0).abs() < 5.0 * sd, "{counts:?}");
         }
     }
 

@@ -157,6 +157,54 @@ impl Position {
         }
     }
 
+    /// The mover's starts when each start is one move or none: Didinga and
+    /// Adjiboto outside the simultaneous opening (no decisions in a turn).
+    /// A mask for [`Position::generate_from`], bit `i` for one start; a
+    /// start's turn may still be never-ending and so no move. `None` where a
+    /// start can branch into several moves (Lango, Acholi, the race).
+    pub fn single_move_starts(&self) -> Option<u32> {
+        if self.phase.is_simultaneous() {
+            None
+        } else if self.variant == crate::Variant::Didinga {
+            // In the opening only the back row starts (RULINGS 2).
+            let m = self.movable[self.side.index()];
+            Some(if self.phase.is_opening() {
+                m & ((1u32 << self.width) - 1)
+            } else {
+                m
+            })
+        } else if self.variant.is_choro() {
+            None
+        } else {
+            Some(adjiboto::playable(self))
+        }
+    }
+
+    /// As [`Position::generate`], restricted to the starts `starts` (a
+    /// subset of [`Position::single_move_starts`], which must be `Some`):
+    /// the same moves, children, order and statistics as the full
+    /// generation gives for those starts. What a random playout needs to
+    /// play one start's turn without making every other child.
+    pub fn generate_from<F>(&self, starts: u32, budget: u32, sink: F) -> GenStats
+    where
+        F: FnMut(&Move, &Position, MoveInfo) -> bool,
+    {
+        debug_assert!(self
+            .single_move_starts()
+            .is_some_and(|all| starts & !all == 0));
+        // The generators take the mover's starts from `movable` and rebuild
+        // the mover's masks in every child, so a copy whose `movable` keeps
+        // only `starts` lists exactly those starts' moves.
+        let mut p = *self;
+        if self.variant == crate::Variant::Didinga {
+            p.movable[self.side.index()] &= starts;
+        } else {
+            let shift = 5 * self.side.index() as u32;
+            p.movable[0] &= !(0x1f << shift) | ((starts & 0x1f) << shift);
+        }
+        p.generate(budget, sink)
+    }
+
     /// Call `f` with every legal move and the position it leads to.
     pub fn for_each_move(&self, mut f: impl FnMut(&Move, &Position)) {
         self.generate(LAP_BUDGET, |m, p, _| {
