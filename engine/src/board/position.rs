@@ -256,8 +256,35 @@ impl Position {
         self.hash
     }
     /// Equal in everything but the ply count.
+    #[inline]
     pub fn same_state(&self, other: &Position) -> bool {
-        self.hash == other.hash && self.with_ply(0) == other.with_ply(0)
+        // Every field but the ply, as the derived equality compares them
+        // (without copying both positions to clear their plies).
+        let Position {
+            loops,
+            hash,
+            occupied,
+            movable,
+            ply: _,
+            hist,
+            stores,
+            variant,
+            width,
+            side,
+            phase,
+            race,
+        } = self;
+        *hash == other.hash
+            && *loops == other.loops
+            && *occupied == other.occupied
+            && *movable == other.movable
+            && *hist == other.hist
+            && *stores == other.stores
+            && *variant == other.variant
+            && *width == other.width
+            && *side == other.side
+            && *phase == other.phase
+            && *race == other.race
     }
     /// Adjiboto stores (A, B); zero for Choro.
     pub fn stores(&self) -> [u8; 2] {
@@ -352,6 +379,45 @@ impl Position {
 #[cfg(test)]
 mod tests {
     use super::AdjHistory;
+    use super::Position;
+    use crate::types::{Opening, Variant};
+
+    /// `same_state` is equality of the positions with their plies cleared:
+    /// over every pair of children (merging paths included) of positions of
+    /// every code along random games, both openings, and against copies with
+    /// another ply or one field changed.
+    #[test]
+    fn same_state_is_equality_but_for_the_ply() {
+        let mut rng = crate::rng::Rng::new(17);
+        let mut pairs = 0;
+        let mut equal = 0;
+        for v in Variant::ALL {
+            for o in [Opening::Sequential, Opening::Simultaneous] {
+                let mut p = Position::start(v, v.default_width(), o).unwrap();
+                for _ in 0..30 {
+                    let kids: Vec<Position> = p.legal_moves().into_iter().map(|(_, c)| c).collect();
+                    if kids.is_empty() {
+                        break;
+                    }
+                    for a in &kids {
+                        let later = a.with_ply(a.ply + 7);
+                        assert!(a.same_state(&later));
+                        let mut other = *a;
+                        other.race.tick ^= 1;
+                        assert_eq!(a.same_state(&other), a.with_ply(0) == other.with_ply(0));
+                        for b in &kids {
+                            let want = a.with_ply(0) == b.with_ply(0);
+                            assert_eq!(a.same_state(b), want, "{a} {b}");
+                            pairs += 1;
+                            equal += usize::from(want);
+                        }
+                    }
+                    p = kids[rng.below(kids.len())];
+                }
+            }
+        }
+        assert!(pairs > 10_000 && equal > pairs / 100, "{pairs} {equal}");
+    }
 
     #[test]
     fn played_is_the_set_of_holes_pushed() {
