@@ -198,6 +198,16 @@ impl Loop {
         Loop([v as u64, (v >> 64) as u64, 0, 0])
     }
 
+    /// Every hole's count, one byte each.
+    #[inline]
+    pub fn bytes(&self) -> [u8; 32] {
+        let mut b = [0u8; 32];
+        for (k, w) in self.0.iter().enumerate() {
+            b[8 * k..8 * k + 8].copy_from_slice(&w.to_le_bytes());
+        }
+        b
+    }
+
     /// The first `n` counts, as bytes.
     pub fn to_bytes(&self) -> [u8; 32] {
         let mut b = [0u8; 32];
@@ -465,11 +475,97 @@ impl Ring for Ring16 {
     }
 }
 
+/// `FLAT16[l][v]`: `v` fewer counters in hole `l` of a 16-hole loop and
+/// `v` sown from the next hole round it, as two words added with wrapping
+/// (no byte leaves 0..=255 in the sum). An 8-wide board holds at most 64
+/// counters; 128 columns for an index without a bounds test.
+static FLAT16: [[[u64; 2]; 128]; 16] = {
+    let mut t = [[[0u64; 2]; 128]; 16];
+    let mut l = 0;
+    while l < 16 {
+        let mut v = 1;
+        while v < 128 {
+            let mut d = t[l][v - 1];
+            let h = (l + v) % 16;
+            d[h / 8] = d[h / 8].wrapping_add(1 << (8 * (h % 8)));
+            d[l / 8] = d[l / 8].wrapping_sub(1 << (8 * (l % 8)));
+            t[l][v] = d;
+            v += 1;
+        }
+        l += 1;
+    }
+    t
+};
+
+/// A loop of exactly 16 holes (8-wide boards) for the Didinga generator,
+/// in loop order, one byte a hole: reading or emptying the hole of the
+/// last drop is one byte access, and a relay lap is two word adds from a
+/// table by (lifted hole, hand) that empties the lifted hole and sows its
+/// counters at once (no rotation, as [`Ring16`] needs).
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+#[repr(align(16))]
+pub struct Ring16Flat([u8; 16]);
+
+impl Ring16Flat {
+    #[inline]
+    fn word(&self, k: usize) -> u64 {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(&self.0[8 * k..8 * k + 8]);
+        u64::from_le_bytes(w)
+    }
+
+    /// The first 16 holes of `l`, whose others must be empty.
+    #[inline]
+    pub fn load(l: &Loop) -> Self {
+        debug_assert!(l.0[2] == 0 && l.0[3] == 0);
+        let mut b = [0u8; 16];
+        b[..8].copy_from_slice(&l.0[0].to_le_bytes());
+        b[8..].copy_from_slice(&l.0[1].to_le_bytes());
+        Ring16Flat(b)
+    }
+
+    /// Write the holes into the first 16 of `l` (its others are left as
+    /// they are: empty, for a loop of 16).
+    #[inline]
+    pub fn store_into(&self, l: &mut Loop) {
+        l.0[0] = self.word(0);
+        l.0[1] = self.word(1);
+    }
+
+    /// Count of hole `h` (below 16).
+    #[inline]
+    pub fn get(&self, h: usize) -> u8 {
+        self.0[h & 15]
+    }
+
+    /// Put `n` more counters in hole `h`.
+    #[inline]
+    pub fn add(&mut self, h: usize, n: u8) {
+        self.0[h & 15] += n;
+    }
+
+    /// Lift the `v` counters of hole `l` and sow them from the next hole.
+    #[inline]
+    pub fn lift_and_sow(&mut self, l: usize, v: usize) {
+        let d = &FLAT16[l & 15][v & 127];
+        for (k, &dk) in d.iter().enumerate() {
+            let w = self.word(k).wrapping_add(dk);
+            self.0[8 * k..8 * k + 8].copy_from_slice(&w.to_le_bytes());
+        }
+    }
+
+    /// Occupied holes and holes with two or more.
+    #[inline]
+    pub fn masks(&self) -> (u32, u32) {
+        masks16(self.word(0), self.word(1))
+    }
+}
+
 /// A loop of 18 to 32 holes (boards 9 to 16 wide) for the Didinga
 /// generator, in loop order, one byte a hole: reading or emptying the hole
-/// of the cursor is one byte access, and a relay lap is four word adds from
-/// a table of the loop's length by (lifted hole, hand) that empties the
-/// lifted hole and sows its counters at once.
+/// of the last drop is one byte access, and a relay lap is four word adds
+/// from a table of the loop's length by (lifted hole, hand) that empties
+/// the lifted hole and sows its counters at once.
 #[derive(Copy, Clone)]
 pub struct RingWide {
     b: [u8; 32],
@@ -479,24 +575,25 @@ pub struct RingWide {
 /// The most counters a hand holds: all of a 16-wide board's.
 pub(crate) const MAX_HAND: usize = 128;
 
-/// The tables of [`RingWide`] for one loop length.
+/// The tables of [`RingWide`] for one loop length, by (lifted hole, hand);
+/// 256 columns for an index without a bounds test (a hand holds at most
+/// [`MAX_HAND`]).
 pub struct WideTable {
     /// `relay[l][v]`: `v` fewer counters in hole `l` and `v` sown from the
     /// next hole round the loop, as four words added with wrapping (no byte
     /// leaves 0..=255 in the sum).
-    relay: [[[u64; 4]; MAX_HAND + 1]; 32],
-    /// `last[first][n]`: the hole of the last of `n > 0` counters sown from
-    /// `first` (which may be the loop's length; 64 rows for an index
-    /// without a bounds test).
-    last: [[u8; MAX_HAND + 1]; 64],
+    relay: [[[u64; 4]; 256]; 32],
+    /// `after[l][v]`: the hole of the last of `v > 0` counters sown from
+    /// the hole after `l`.
+    after: [[u8; 256]; 32],
 }
 
 impl WideTable {
     fn new(len: u8) -> WideTable {
         let n = len as usize;
         let mut t = WideTable {
-            relay: [[[0; 4]; MAX_HAND + 1]; 32],
-            last: [[0; MAX_HAND + 1]; 64],
+            relay: [[[0; 4]; 256]; 32],
+            after: [[0; 256]; 32],
         };
         let one = |h: usize| 1u64 << (8 * (h % 8));
         for (l, row) in t.relay.iter_mut().enumerate().take(n) {
@@ -508,9 +605,9 @@ impl WideTable {
                 row[v] = d;
             }
         }
-        for (first, row) in t.last.iter_mut().enumerate().take(n + 1) {
-            for (k, x) in row.iter_mut().enumerate().skip(1) {
-                *x = ((first + k - 1) % n) as u8;
+        for (l, row) in t.after.iter_mut().enumerate().take(n) {
+            for (v, x) in row.iter_mut().enumerate().take(MAX_HAND + 1).skip(1) {
+                *x = ((l + v) % n) as u8;
             }
         }
         t
@@ -549,21 +646,9 @@ impl RingWide {
         u64::from_le_bytes(w)
     }
 
-    /// Lift the `v` counters of hole `l` and sow them from the next hole.
+    /// The loop `l` of `len` holes (even, 18 to 32).
     #[inline]
-    fn lift_and_sow(&mut self, l: u8, v: u8) {
-        let d = &self.t.relay[(l & 31) as usize][v as usize];
-        for (k, &dk) in d.iter().enumerate() {
-            let w = self.word(k).wrapping_add(dk);
-            self.b[8 * k..8 * k + 8].copy_from_slice(&w.to_le_bytes());
-        }
-    }
-}
-
-impl Ring for RingWide {
-    const LEN: u8 = 0;
-    #[inline]
-    fn load(l: &Loop, len: u8) -> Self {
+    pub fn load(l: &Loop, len: u8) -> Self {
         let mut b = [0u8; 32];
         for (k, w) in l.0.iter().enumerate() {
             b[8 * k..8 * k + 8].copy_from_slice(&w.to_le_bytes());
@@ -573,43 +658,43 @@ impl Ring for RingWide {
             t: WideTable::get(len),
         }
     }
+
+    /// Write the holes into `l`.
     #[inline]
-    fn store(self, _at: u8) -> Loop {
-        Loop([self.word(0), self.word(1), self.word(2), self.word(3)])
+    pub fn store_into(&self, l: &mut Loop) {
+        *l = Loop([self.word(0), self.word(1), self.word(2), self.word(3)]);
     }
+
+    /// Count of hole `h`.
     #[inline]
-    fn seek(&mut self, _at: u8, _to: u8) {}
-    #[inline]
-    fn count(&self, h: u8, _at: u8, _len: u8) -> u8 {
-        self.b[(h & 31) as usize]
+    pub fn get(&self, h: usize) -> u8 {
+        self.b[h & 31]
     }
+
+    /// Put `n` more counters in hole `h`.
     #[inline]
-    fn empty(&mut self, h: u8, _at: u8, _len: u8) {
-        self.b[(h & 31) as usize] = 0;
+    pub fn add(&mut self, h: usize, n: u8) {
+        self.b[h & 31] += n;
     }
+
+    /// Lift the `v` counters of hole `l` and sow them from the next hole;
+    /// returns the hole of the last drop.
     #[inline]
-    fn sow(&mut self, first: u8, hand: u8, _at: u8, _last: u8, len: u8) {
-        // As a lift of `hand` counters from the hole before `first`, which
-        // keeps what it holds.
-        let l = (if first == 0 { len - 1 } else { first - 1 }) & 31;
-        let keep = self.b[l as usize];
-        self.b[l as usize] = hand;
-        self.lift_and_sow(l, hand);
-        self.b[l as usize] += keep;
+    pub fn lift_and_sow(&mut self, l: usize, v: usize) -> usize {
+        let d = &self.t.relay[l & 31][v & 255];
+        for (k, &dk) in d.iter().enumerate() {
+            let w = self.word(k).wrapping_add(dk);
+            self.b[8 * k..8 * k + 8].copy_from_slice(&w.to_le_bytes());
+        }
+        self.t.after[l & 31][v & 255] as usize
     }
+
+    /// Occupied holes and holes with two or more.
     #[inline]
-    fn last_of(&self, first: u8, hand: u8, _len: u8) -> u8 {
-        self.t.last[first as usize & 63][hand as usize]
-    }
-    #[inline]
-    fn masks(l: &Loop) -> (u32, u32) {
-        let (o0, m0) = masks16(l.0[0], l.0[1]);
-        let (o1, m1) = masks16(l.0[2], l.0[3]);
+    pub fn masks(&self) -> (u32, u32) {
+        let (o0, m0) = masks16(self.word(0), self.word(1));
+        let (o1, m1) = masks16(self.word(2), self.word(3));
         (o0 | o1 << 16, m0 | m1 << 16)
-    }
-    #[inline]
-    fn lift_relay(&mut self, hand: u8, at: u8, _last: u8, _len: u8) {
-        self.lift_and_sow(at, hand);
     }
 }
 
@@ -753,45 +838,72 @@ mod tests {
         }
     }
 
+    /// A plain sow of `hand` counters from the hole after `l`, hole by
+    /// hole; returns the hole of the last drop.
+    fn plain_sow_after(l: &mut Loop, from: u8, hand: u8, len: u8) -> u8 {
+        let mut h = from;
+        for _ in 0..hand {
+            h = (h + 1) % len;
+            l.set(h, l.get(h) + 1);
+        }
+        h
+    }
+
+    /// The loops of the Didinga generator in loop order ([`Ring16Flat`],
+    /// [`RingWide`]) against a plain hole-by-hole sow: relays (a lift and
+    /// a sow from the next hole), captures' sows (counters added to a hole,
+    /// then lifted with it), reads, the stored loop and its masks.
     #[test]
-    fn ring_wide_matches_a_plain_loop() {
+    fn flat_rings_match_a_plain_sow() {
         let mut next = xorshift(0x5851_f42d);
-        for len in (18..=32).step_by(2) {
-            for _ in 0..100 {
+        for len in (16..=32).step_by(2) {
+            for _ in 0..150 {
                 let mut plain = Loop::default();
                 for h in 0..len {
                     plain.set(h, next(5) as u8);
                 }
-                let mut ring = RingWide::load(&plain, len);
-                let mut at = next(len as u64) as u8;
-                for _ in 0..50 {
-                    assert_eq!(ring.cur(at, len), plain.get(at));
-                    let h = next(len as u64) as u8;
-                    assert_eq!(ring.count(h, at, len), plain.get(h));
-                    if next(2) == 0 {
-                        // A capture's sow: any hand, from any hole.
-                        ring.empty(h, at, len);
-                        plain.take(h);
-                        let (first, hand) = (next(len as u64) as u8, 1 + next(90) as u8);
-                        let last = (first + hand - 1) % len;
-                        ring.sow(first, hand, at, last, len);
-                        Ring::sow(&mut plain, first, hand, 0, 0, len);
-                        at = last;
-                    } else if plain.get(at) > 0 {
-                        let hand = plain.get(at);
-                        let last = (at + hand) % len;
-                        ring.lift_relay(hand, at, last, len);
-                        Ring::lift_relay(&mut plain, hand, at, last, len);
-                        at = last;
-                    } else {
-                        at = h;
+                let mut flat16 = (len == 16).then(|| Ring16Flat::load(&plain));
+                let mut wide = (len > 16).then(|| RingWide::load(&plain, len));
+                let get = |f16: &Option<Ring16Flat>, w: &Option<RingWide>, h: u8| match (f16, w) {
+                    (Some(r), _) => r.get(h as usize),
+                    (_, Some(r)) => r.get(h as usize),
+                    _ => unreachable!(),
+                };
+                for _ in 0..60 {
+                    let l = next(len as u64) as u8;
+                    assert_eq!(get(&flat16, &wide, l), plain.get(l));
+                    // A capture's sow of a large increment now and then.
+                    let added = if next(3) == 0 { next(60) as u8 } else { 0 };
+                    let v = plain.get(l) + added;
+                    if v == 0 {
+                        continue;
                     }
-                    let stored = ring.store(at);
+                    plain.set(l, 0);
+                    let last = plain_sow_after(&mut plain, l, v, len);
+                    if let Some(r) = flat16.as_mut() {
+                        r.add(l as usize, added);
+                        r.lift_and_sow(l as usize, v as usize);
+                        assert_eq!((l as usize + v as usize) % 16, last as usize);
+                    }
+                    if let Some(r) = wide.as_mut() {
+                        r.add(l as usize, added);
+                        assert_eq!(r.lift_and_sow(l as usize, v as usize), last as usize);
+                    }
+                    let mut stored = Loop::default();
+                    let masks = match (&flat16, &wide) {
+                        (Some(r), _) => {
+                            r.store_into(&mut stored);
+                            r.masks()
+                        }
+                        (_, Some(r)) => {
+                            r.store_into(&mut stored);
+                            r.masks()
+                        }
+                        _ => unreachable!(),
+                    };
                     assert_eq!(stored, plain, "len {len}");
-                    assert_eq!(
-                        RingWide::masks(&stored),
-                        (plain.occupied(), plain.movable())
-                    );
+                    assert_eq!(masks, (plain.occupied(), plain.movable()), "len {len}");
+                    assert_eq!(stored.bytes(), plain.to_bytes());
                     if plain.total() > 4 * len as u32 {
                         break;
                     }

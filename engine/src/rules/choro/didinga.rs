@@ -10,7 +10,7 @@ use crate::board::{zobrist, Position};
 use crate::rules::{GenStats, MoveInfo};
 use crate::types::geometry::{self, facing};
 use crate::types::moves::{Move, Token};
-use crate::types::packed::{Loop, Ring, Ring16, RingWide, MAX_HAND};
+use crate::types::packed::{Loop, Ring16Flat, RingWide, MAX_HAND};
 use crate::types::{Phase, Side, Variant};
 use std::sync::OnceLock;
 
@@ -35,8 +35,8 @@ where
     F: FnMut(&Move, &Position, MoveInfo) -> bool,
 {
     match (pos.width == 8, pos.phase.is_opening()) {
-        (true, false) => run::<Ring16, false, F>(pos, budget, sink),
-        (true, true) => run::<Ring16, true, F>(pos, budget, sink),
+        (true, false) => run::<Ring16Flat, false, F>(pos, budget, sink),
+        (true, true) => run::<Ring16Flat, true, F>(pos, budget, sink),
         (false, false) => run::<RingWide, false, F>(pos, budget, sink),
         (false, true) => run::<RingWide, true, F>(pos, budget, sink),
     }
@@ -131,8 +131,119 @@ pub(crate) fn meta_hashes(pos: &Position) -> (u64, u64) {
     )
 }
 
-/// A turn in progress: the mover's loop from the cursor, the hash and what
-/// captures have changed.
+/// The mover's loop during a turn, in loop order, one byte a hole
+/// ([`Ring16Flat`] for the 16 holes of an 8-wide board, [`RingWide`] for
+/// 18 to 32): a relay lap is word adds from a table by (lifted hole,
+/// hand), and its hash change is read from a table by the same pair.
+trait Flat: Copy + Eq {
+    /// The loop length this type is made for; 0 for any.
+    const LEN: usize;
+    /// The board-hash changes of relay laps by (lifted hole, hand), as
+    /// [`relay_keys`].
+    type Keys: 'static;
+    fn load(l: &Loop, len: u8) -> Self;
+    /// Write the holes into `l`, whose holes past the loop are empty.
+    fn store_into(&self, l: &mut Loop);
+    fn get(&self, h: usize) -> u8;
+    /// Put `n` more counters in hole `h`.
+    fn add(&mut self, h: usize, n: u8);
+    /// Lift the `v` counters of hole `l` and sow them from the next hole;
+    /// returns the hole of the last drop.
+    fn relay(&mut self, l: usize, v: usize) -> usize;
+    /// Occupied holes and holes with two or more.
+    fn masks(&self) -> (u32, u32);
+    fn keys(side: usize, len: u8) -> &'static Self::Keys;
+    fn key(keys: &Self::Keys, l: usize, v: usize) -> u64;
+}
+
+impl Flat for Ring16Flat {
+    const LEN: usize = 16;
+    type Keys = [[u64; 128]; 16];
+    #[inline(always)]
+    fn load(l: &Loop, _len: u8) -> Self {
+        Ring16Flat::load(l)
+    }
+    #[inline(always)]
+    fn store_into(&self, l: &mut Loop) {
+        Ring16Flat::store_into(self, l)
+    }
+    #[inline(always)]
+    fn get(&self, h: usize) -> u8 {
+        Ring16Flat::get(self, h)
+    }
+    #[inline(always)]
+    fn add(&mut self, h: usize, n: u8) {
+        Ring16Flat::add(self, h, n)
+    }
+    #[inline(always)]
+    fn relay(&mut self, l: usize, v: usize) -> usize {
+        self.lift_and_sow(l, v);
+        (l + v) & 15
+    }
+    #[inline(always)]
+    fn masks(&self) -> (u32, u32) {
+        Ring16Flat::masks(self)
+    }
+    /// The first 128 columns of the 16 rows of `relay_keys` (an 8-wide
+    /// board holds 64 counters), so that one index serves both tables.
+    fn keys(side: usize, _len: u8) -> &'static Self::Keys {
+        static TABLE: OnceLock<[[[u64; 128]; 16]; 2]> = OnceLock::new();
+        let t = TABLE.get_or_init(|| {
+            let mut t = [[[0; 128]; 16]; 2];
+            for (s, side) in t.iter_mut().enumerate() {
+                let full = relay_keys(s, 16);
+                for (row, from) in side.iter_mut().zip(full) {
+                    row.copy_from_slice(&from[..128]);
+                }
+            }
+            t
+        });
+        &t[side]
+    }
+    #[inline(always)]
+    fn key(keys: &Self::Keys, l: usize, v: usize) -> u64 {
+        keys[l & 15][v & 127]
+    }
+}
+
+impl Flat for RingWide {
+    const LEN: usize = 0;
+    type Keys = [[u64; 256]; 32];
+    #[inline(always)]
+    fn load(l: &Loop, len: u8) -> Self {
+        RingWide::load(l, len)
+    }
+    #[inline(always)]
+    fn store_into(&self, l: &mut Loop) {
+        RingWide::store_into(self, l)
+    }
+    #[inline(always)]
+    fn get(&self, h: usize) -> u8 {
+        RingWide::get(self, h)
+    }
+    #[inline(always)]
+    fn add(&mut self, h: usize, n: u8) {
+        RingWide::add(self, h, n)
+    }
+    #[inline(always)]
+    fn relay(&mut self, l: usize, v: usize) -> usize {
+        self.lift_and_sow(l, v)
+    }
+    #[inline(always)]
+    fn masks(&self) -> (u32, u32) {
+        RingWide::masks(self)
+    }
+    fn keys(side: usize, len: u8) -> &'static Self::Keys {
+        relay_keys(side, len)
+    }
+    #[inline(always)]
+    fn key(keys: &Self::Keys, l: usize, v: usize) -> u64 {
+        keys[l & 31][v & 255]
+    }
+}
+
+/// A turn in progress: the mover's loop, the hash and what captures have
+/// changed.
 #[derive(Copy, Clone)]
 struct Turn<R> {
     mine: R,
@@ -143,20 +254,20 @@ struct Turn<R> {
     /// The mover's capturing holes: front row, back row (as `capture_sets`).
     caps: (u32, u32),
     /// The hole of the last drop, and the count there.
-    last: u8,
-    v: u8,
-    origin: u8,
+    last: usize,
+    v: usize,
+    origin: usize,
+    /// Tracked only where it matters for the laps (the opening) and in
+    /// [`Env::replay`].
     front_reached: bool,
-    /// Whether the next lap is a capture.
-    capture: bool,
 }
 
-impl<R: Ring> Turn<R> {
+impl<R: Flat> Turn<R> {
     /// What Brent's algorithm compares: the general generator's
     /// `Turn::same_state`, less the fields that never change in Didinga
     /// (the capture sets follow from the opponent's holes).
     #[inline]
-    fn state(&self) -> (u64, R, u32, u8, u8, bool) {
+    fn state(&self) -> (u64, R, u32, usize, usize, bool) {
         (
             self.hash,
             self.mine,
@@ -170,26 +281,27 @@ impl<R: Ring> Turn<R> {
 
 /// What a lap needs besides the turn: the opponent's loop, the hash tables
 /// of the mover's loop, the geometry.
-struct Env<'a, R> {
+struct Env<R: Flat> {
     /// The mover's loop, the hash and the opponent's holes at the start of
     /// every turn, and the mover's capturing holes (as `capture_sets`).
     mine: R,
     hash: u64,
     opp_occ: u32,
     caps: (u32, u32),
-    theirs: &'a Loop,
+    /// The opponent's counts, one byte a hole.
+    theirs: [u8; 32],
     keys_opp: &'static [u64; 32],
-    run_keys: &'static [u64; 256],
-    relay_keys: &'static [[u64; 256]; 32],
+    keys_mine: &'static [u64; 32],
+    keys: &'static R::Keys,
     /// The mover's front row, by loop position.
     front: u64,
     w: u8,
-    len: u8,
+    len: usize,
 }
 
-impl<R: Ring> Env<'_, R> {
+impl<R: Flat> Env<R> {
     #[inline(always)]
-    fn wrap(&self, x: u8) -> u8 {
+    fn wrap(&self, x: usize) -> usize {
         if x >= self.len {
             x - self.len
         } else {
@@ -197,15 +309,9 @@ impl<R: Ring> Env<'_, R> {
         }
     }
 
-    /// The keys of `hand` counters sown from `first` (which may be `len`).
-    #[inline(always)]
-    fn sown(&self, first: u8, hand: u8) -> u64 {
-        self.run_keys[first.wrapping_add(hand) as usize].wrapping_sub(self.run_keys[first as usize])
-    }
-
     /// Whether `hand` counters sown from `first` reach the front row.
     #[inline(always)]
-    fn reaches_front(&self, first: u8, hand: u8) -> bool {
+    fn reaches_front(&self, first: usize, hand: usize) -> bool {
         let run = if hand >= self.len {
             u64::MAX
         } else {
@@ -214,99 +320,102 @@ impl<R: Ring> Env<'_, R> {
         (run | run >> self.len) & self.front != 0
     }
 
-    /// One lap of a turn; returns the counters it sowed.
+    /// Whether the next lap captures (the last drop is in an occupied hole
+    /// of the capturing set).
     #[inline(always)]
-    fn lap(&self, t: &mut Turn<R>) -> u32 {
-        let (w, len) = (self.w, self.len);
-        let last = t.last;
-        if t.capture {
-            let (of, ob) = facing(last, w);
-            // Both are occupied, so they still hold what they held at
-            // the start of the turn.
-            let fr = self.theirs.get(of);
-            let bk = self.theirs.get(ob);
-            t.opp_occ &= !(1 << of | 1 << ob);
-            // Both holes of this column are empty now: neither of the
-            // mover's holes facing them captures any more.
-            let column = !(1 << last | 1 << (len - 1 - last));
-            t.caps.0 &= column;
-            t.caps.1 &= column;
-            // The increment is sown from the hole after the origin, which is kept.
-            let first = self.wrap(t.origin + 1);
-            let hand = fr + bk;
-            let l = t.mine.last_of(first, hand, len);
-            t.mine.sow(first, hand, last, l, len);
-            t.last = l;
-            t.hash = t
-                .hash
-                .wrapping_sub((fr as u64).wrapping_mul(self.keys_opp[of as usize]))
-                .wrapping_sub((bk as u64).wrapping_mul(self.keys_opp[ob as usize]))
-                .wrapping_add(self.sown(first, hand));
-            if !t.front_reached {
-                t.front_reached = self.reaches_front(first, hand);
-            }
-            hand as u32
-        } else {
-            // A relay: lift the hole of the cursor and sow on from the next.
-            let v = t.v;
-            t.origin = last;
-            let l = t.mine.last_of(last + 1, v, len);
-            t.mine.lift_relay(v, last, l, len);
-            t.hash = t
-                .hash
-                .wrapping_add(self.relay_keys[(last & 31) as usize][v as usize]);
-            if !t.front_reached {
-                t.front_reached = self.reaches_front(self.wrap(last + 1), v);
-            }
-            t.last = l;
-            v as u32
-        }
-    }
-
-    /// After a lap that does not end the turn: the count of the last hole,
-    /// and whether the next lap captures there.
-    #[inline(always)]
-    fn look<const OPEN: bool>(&self, t: &mut Turn<R>) {
-        t.v = t.mine.cur(t.last, self.len);
+    fn captures<const OPEN: bool>(&self, t: &Turn<R>) -> bool {
         let caps = if OPEN && !t.front_reached {
             t.caps.0 | t.caps.1
         } else {
             t.caps.0
         };
-        t.capture = caps >> t.last & 1 != 0;
+        caps >> t.last & 1 != 0
+    }
+
+    /// One lap of a turn, which does not end it; returns the counters it
+    /// sowed. `TRACK`: keep `front_reached`.
+    #[inline(always)]
+    fn lap<const TRACK: bool>(&self, t: &mut Turn<R>, capture: bool) -> usize {
+        let last = t.last;
+        if capture {
+            let (of, ob) = facing(last as u8, self.w);
+            let (of, ob) = (of as usize, ob as usize);
+            // Both are occupied, so they still hold what they held at
+            // the start of the turn.
+            let fr = self.theirs[of & 31];
+            let bk = self.theirs[ob & 31];
+            t.opp_occ &= !(1 << of | 1 << ob);
+            // Both holes of this column are empty now: neither of the
+            // mover's holes facing them captures any more.
+            let column = !(1 << last | 1 << (self.len - 1 - last));
+            t.caps.0 &= column;
+            t.caps.1 &= column;
+            // The increment is sown from the hole after the origin, which
+            // is kept: a relay from the origin holding the increment too.
+            let o = t.origin;
+            let hand = fr + bk;
+            t.mine.add(o, hand);
+            t.last = t.mine.relay(o, hand as usize);
+            t.hash = t
+                .hash
+                .wrapping_sub((fr as u64).wrapping_mul(self.keys_opp[of & 31]))
+                .wrapping_sub((bk as u64).wrapping_mul(self.keys_opp[ob & 31]))
+                .wrapping_add(R::key(self.keys, o, hand as usize))
+                .wrapping_add((hand as u64).wrapping_mul(self.keys_mine[o & 31]));
+            if TRACK && !t.front_reached {
+                t.front_reached = self.reaches_front(self.wrap(o + 1), hand as usize);
+            }
+            hand as usize
+        } else {
+            // A relay: lift the hole of the last drop and sow on from the next.
+            let v = t.v;
+            t.origin = last;
+            t.last = t.mine.relay(last, v);
+            t.hash = t.hash.wrapping_add(R::key(self.keys, last, v));
+            if TRACK && !t.front_reached {
+                t.front_reached = self.reaches_front(self.wrap(last + 1), v);
+            }
+            v
+        }
     }
 
     /// The turn that lifts hole `h`, before its first lap, which lifts `h`
     /// and sows on like a relay from it.
     #[inline(always)]
-    fn start(&self, h: u8) -> Turn<R> {
-        let mut mine = self.mine;
-        mine.seek(0, h);
+    fn start(&self, h: usize) -> Turn<R> {
         Turn {
-            v: mine.cur(h, self.len),
-            mine,
+            v: self.mine.get(h) as usize,
+            mine: self.mine,
             hash: self.hash,
             opp_occ: self.opp_occ,
             caps: self.caps,
             last: h,
             origin: h,
             front_reached: false,
-            capture: false,
         }
     }
 
-    /// The turn from hole `h` after `laps` laps (that do not end it): the
-    /// state of a Brent checkpoint, run again when a lap's hash equals its
-    /// hash.
-    #[cold]
-    #[inline(never)]
-    fn replay<const OPEN: bool>(&self, h: u8, laps: u32) -> Turn<R> {
+    /// The turn from hole `h` after `laps` laps (that do not end it), with
+    /// `front_reached` kept.
+    #[inline(always)]
+    fn replay<const OPEN: bool>(&self, h: usize, laps: u32) -> Turn<R> {
         let mut t = self.start(h);
+        let mut capture = false;
         for _ in 0..laps {
-            self.lap(&mut t);
-            self.look::<OPEN>(&mut t);
+            self.lap::<true>(&mut t, capture);
+            t.v = t.mine.get(t.last) as usize;
+            capture = self.captures::<OPEN>(&t);
         }
         t
+    }
+
+    /// Whether the turn from hole `h` after `laps` laps is in the state of
+    /// its Brent checkpoint at lap `saved` (0: none yet): both run again
+    /// from the start (the laps between keep only the hash).
+    #[cold]
+    #[inline(never)]
+    fn at_checkpoint<const OPEN: bool>(&self, h: usize, saved: u32, laps: u32) -> bool {
+        saved != 0 && self.replay::<OPEN>(h, saved).state() == self.replay::<OPEN>(h, laps).state()
     }
 }
 
@@ -315,14 +424,14 @@ impl<R: Ring> Env<'_, R> {
 /// Not inlined: each of the four is a function of its own (the sink inlined
 /// in it), so that the registers of one lap loop are not spent on another's.
 #[inline(never)]
-fn run<R: Ring, const OPEN: bool, F>(pos: &Position, budget: u32, mut sink: F) -> GenStats
+fn run<R: Flat, const OPEN: bool, F>(pos: &Position, budget: u32, mut sink: F) -> GenStats
 where
     F: FnMut(&Move, &Position, MoveInfo) -> bool,
 {
     let me = pos.side.index();
     let opp = 1 - me;
     let w = pos.width;
-    let len = if R::LEN == 0 { 2 * w } else { R::LEN };
+    let len = if R::LEN == 0 { 2 * w } else { R::LEN as u8 };
     let theirs = &pos.loops[opp];
     let (meta0, meta) = meta_hashes(pos);
     let env = Env {
@@ -330,21 +439,22 @@ where
         hash: pos.hash.wrapping_sub(meta0),
         opp_occ: pos.occupied[opp],
         caps: capture_sets(pos.occupied[opp], w),
-        theirs,
+        theirs: theirs.bytes(),
         keys_opp: &zobrist::HOLE[opp],
-        run_keys: run_keys(me, len),
-        relay_keys: relay_keys(me, len),
+        keys_mine: &zobrist::HOLE[me],
+        keys: R::keys(me, len),
         front: geometry::front_mask(w) as u64,
         w,
-        len,
+        len: len as usize,
     };
-    let wrap = |x: u8| env.wrap(x);
 
     // Everything but the board is the same for every child.
     let mut child = *pos;
     child.ply = pos.ply + 1;
     child.side = pos.side.other();
     child.phase = pos.phase.next();
+    // The opponent's holes as last written into `child`.
+    let mut written = pos.occupied[opp];
 
     let movable = pos.movable[me];
     let starts = if OPEN {
@@ -363,64 +473,70 @@ where
     while rot != 0 {
         let i = rot.trailing_zeros() as u8;
         rot &= rot - 1;
-        let h = wrap(i + shift);
+        let h = env.wrap((i + shift) as usize);
         let mut path = Move::empty(w == 8);
         // Driberg number: a (1) is loop position W-2.
         path.push(Token::Lift(i + 1));
 
         let mut t = env.start(h);
-        let mut laps = 0u32;
-        let mut drops = 0u32;
+        let mut drops = 0usize;
         let mut stop = false;
 
         // Brent: checkpoints are at laps 1, 2, 4, 8, ...; `saved` is the lap
         // of the last one (0: none yet) and `saved_hash` its hash. Only the
         // hash is kept: when a lap's hash equals it, the turn is run again
-        // from its start to the checkpoint for the whole state. `event` is
-        // the next lap count at which to save one or to cut the path at the
-        // budget.
+        // from its start for the whole states. `event` is the next lap count
+        // at which to save one or to cut the path at the budget, and `left`
+        // the laps until then.
         let mut saved = 0u32;
         let mut saved_hash = !env.hash;
         let mut event = 1u32.min(cut_at);
-        loop {
-            drops += env.lap(&mut t);
-            laps += 1;
-            if t.hash == saved_hash
-                && saved != 0
-                && env.replay::<OPEN>(h, saved).state() == t.state()
-            {
+        let mut left = event;
+        // The first lap lifts `h`: never a capture.
+        let mut capture = false;
+        let laps = loop {
+            drops += env.lap::<OPEN>(&mut t, capture);
+            left -= 1;
+            if t.hash == saved_hash && env.at_checkpoint::<OPEN>(h, saved, event - left) {
                 stats.cut_cycle += 1;
-                break;
+                break event - left;
             }
-            if laps == event {
-                if laps == cut_at {
+            if left == 0 {
+                if event == cut_at {
                     stats.cut_budget += 1;
-                    break;
+                    break event;
                 }
-                saved = laps;
+                saved = event;
                 saved_hash = t.hash;
-                event = laps.saturating_mul(2).min(cut_at);
+                event = event.saturating_mul(2).min(cut_at);
+                left = event - saved;
             }
-
-            env.look::<OPEN>(&mut t);
+            t.v = t.mine.get(t.last) as usize;
             if t.v == 1 {
-                let (mine, last, opp_occ) = (t.mine, t.last, t.opp_occ);
-                child.loops[me] = mine.store(last);
-                child.loops[opp] = if opp_occ == pos.occupied[opp] {
-                    *theirs
-                } else {
-                    theirs.keep(opp_occ)
-                };
-                (child.occupied[me], child.movable[me]) = R::masks(&child.loops[me]);
-                // Captures only empty holes of the opponent.
-                child.occupied[opp] = opp_occ;
-                child.movable[opp] = pos.movable[opp] & opp_occ;
+                let laps = event - left;
+                t.mine.store_into(&mut child.loops[me]);
+                if t.opp_occ != written {
+                    written = t.opp_occ;
+                    child.loops[opp] = theirs.keep(written);
+                    // Captures only empty holes of the opponent.
+                    child.occupied[opp] = written;
+                    child.movable[opp] = pos.movable[opp] & written;
+                }
+                (child.occupied[me], child.movable[me]) = t.mine.masks();
                 child.hash = t.hash.wrapping_add(meta);
                 stats.moves += 1;
-                stop = !sink(&path, &child, MoveInfo { laps, drops });
-                break;
+                stop = !sink(
+                    &path,
+                    &child,
+                    MoveInfo {
+                        laps,
+                        drops: drops as u32,
+                    },
+                );
+                break laps;
             }
-        }
+            capture = env.captures::<OPEN>(&t);
+        };
         // Cut paths count their laps too.
         stats.laps += laps as u64;
         stats.drops += drops as u64;
