@@ -544,10 +544,17 @@ impl Ring16Flat {
         self.0[h & 15] += n;
     }
 
-    /// Lift the `v` counters of hole `l` and sow them from the next hole.
+    /// What lifting the `v` counters of hole `l` and sowing them from the
+    /// next hole adds to the loop's two words (for [`add_words`](Self::add_words)).
     #[inline]
-    pub fn lift_and_sow(&mut self, l: usize, v: usize) {
-        let d = &FLAT16[l & 15][v & 127];
+    pub fn relay_delta(l: usize, v: usize) -> [u64; 2] {
+        FLAT16[l & 15][v & 127]
+    }
+
+    /// Add `d` to the two words of the loop, with wrapping (a
+    /// [`relay_delta`](Self::relay_delta)).
+    #[inline]
+    pub fn add_words(&mut self, d: &[u64; 2]) {
         for (k, &dk) in d.iter().enumerate() {
             let w = self.word(k).wrapping_add(dk);
             self.0[8 * k..8 * k + 8].copy_from_slice(&w.to_le_bytes());
@@ -882,7 +889,7 @@ mod tests {
                     let last = plain_sow_after(&mut plain, l, v, len);
                     if let Some(r) = flat16.as_mut() {
                         r.add(l as usize, added);
-                        r.lift_and_sow(l as usize, v as usize);
+                        r.add_words(&Ring16Flat::relay_delta(l as usize, v as usize));
                         assert_eq!((l as usize + v as usize) % 16, last as usize);
                     }
                     if let Some(r) = wide.as_mut() {

@@ -131,6 +131,23 @@ pub(crate) fn meta_hashes(pos: &Position) -> (u64, u64) {
     )
 }
 
+/// `COLUMNS[w & 15][p]`: every loop position of a board `w` wide (16 as
+/// 0) but `p` and the one in its column.
+static COLUMNS: [[u32; 32]; 16] = {
+    let mut t = [[0u32; 32]; 16];
+    let mut i = 0;
+    while i < 16 {
+        let w = if i == 0 { 16 } else { i };
+        let mut p = 0;
+        while p < 2 * w {
+            t[i][p] = !(1 << p | 1 << (2 * w - 1 - p));
+            p += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
 /// The mover's loop during a turn, in loop order, one byte a hole
 /// ([`Ring16Flat`] for the 16 holes of an 8-wide board, [`RingWide`] for
 /// 18 to 32): a relay lap is word adds from a table by (lifted hole,
@@ -138,9 +155,8 @@ pub(crate) fn meta_hashes(pos: &Position) -> (u64, u64) {
 trait Flat: Copy + Eq {
     /// The loop length this type is made for; 0 for any.
     const LEN: usize;
-    /// The board-hash changes of relay laps by (lifted hole, hand), as
-    /// [`relay_keys`].
-    type Keys: 'static;
+    /// What relay laps do, by (lifted hole, hand), for one player's loop.
+    type Laps: 'static;
     fn load(l: &Loop, len: u8) -> Self;
     /// Write the holes into `l`, whose holes past the loop are empty.
     fn store_into(&self, l: &mut Loop);
@@ -148,17 +164,28 @@ trait Flat: Copy + Eq {
     /// Put `n` more counters in hole `h`.
     fn add(&mut self, h: usize, n: u8);
     /// Lift the `v` counters of hole `l` and sow them from the next hole;
-    /// returns the hole of the last drop.
-    fn relay(&mut self, l: usize, v: usize) -> usize;
+    /// returns the hole of the last drop and the board hash's change (as
+    /// [`relay_keys`]).
+    fn relay(&mut self, laps: &Self::Laps, l: usize, v: usize) -> (usize, u64);
     /// Occupied holes and holes with two or more.
     fn masks(&self) -> (u32, u32);
-    fn keys(side: usize, len: u8) -> &'static Self::Keys;
-    fn key(keys: &Self::Keys, l: usize, v: usize) -> u64;
+    fn laps(side: usize, len: u8) -> &'static Self::Laps;
+}
+
+/// A relay lap of a 16-hole loop: the words added, the hash's change and
+/// the hole of the last drop, together so that one index finds them.
+#[derive(Copy, Clone)]
+struct Lap16 {
+    delta: [u64; 2],
+    key: u64,
+    last: u64,
 }
 
 impl Flat for Ring16Flat {
     const LEN: usize = 16;
-    type Keys = [[u64; 128]; 16];
+    /// By lifted hole and hand, `l << 7 | v` (128 columns: an 8-wide
+    /// board holds 64 counters).
+    type Laps = [Lap16; 2048];
     #[inline(always)]
     fn load(l: &Loop, _len: u8) -> Self {
         Ring16Flat::load(l)
@@ -176,39 +203,51 @@ impl Flat for Ring16Flat {
         Ring16Flat::add(self, h, n)
     }
     #[inline(always)]
-    fn relay(&mut self, l: usize, v: usize) -> usize {
-        self.lift_and_sow(l, v);
-        (l + v) & 15
+    fn relay(&mut self, laps: &Self::Laps, l: usize, v: usize) -> (usize, u64) {
+        let e = &laps[(l << 7 | v) & 2047];
+        self.add_words(&e.delta);
+        (e.last as usize, e.key)
     }
     #[inline(always)]
     fn masks(&self) -> (u32, u32) {
         Ring16Flat::masks(self)
     }
-    /// The first 128 columns of the 16 rows of `relay_keys` (an 8-wide
-    /// board holds 64 counters), so that one index serves both tables.
-    fn keys(side: usize, _len: u8) -> &'static Self::Keys {
-        static TABLE: OnceLock<[[[u64; 128]; 16]; 2]> = OnceLock::new();
+    /// Built once from `relay_keys`, without the heap.
+    fn laps(side: usize, _len: u8) -> &'static Self::Laps {
+        type Table = [[Lap16; 2048]; 2];
+        static TABLE: OnceLock<Table> = OnceLock::new();
         let t = TABLE.get_or_init(|| {
-            let mut t = [[[0; 128]; 16]; 2];
+            let blank = Lap16 {
+                delta: [0; 2],
+                key: 0,
+                last: 0,
+            };
+            let mut t: Table = [[blank; 2048]; 2];
             for (s, side) in t.iter_mut().enumerate() {
-                let full = relay_keys(s, 16);
-                for (row, from) in side.iter_mut().zip(full) {
-                    row.copy_from_slice(&from[..128]);
+                let keys = relay_keys(s, 16);
+                for (i, e) in side.iter_mut().enumerate() {
+                    let (l, v) = (i >> 7, i & 127);
+                    *e = Lap16 {
+                        delta: Ring16Flat::relay_delta(l, v),
+                        key: keys[l][v],
+                        last: ((l + v) % 16) as u64,
+                    };
                 }
             }
             t
         });
         &t[side]
     }
-    #[inline(always)]
-    fn key(keys: &Self::Keys, l: usize, v: usize) -> u64 {
-        keys[l & 15][v & 127]
-    }
+}
+
+/// The tables of a wide loop's relay laps: the ring's own and the hash's.
+struct WideLaps {
+    keys: &'static [[u64; 256]; 32],
 }
 
 impl Flat for RingWide {
     const LEN: usize = 0;
-    type Keys = [[u64; 256]; 32];
+    type Laps = WideLaps;
     #[inline(always)]
     fn load(l: &Loop, len: u8) -> Self {
         RingWide::load(l, len)
@@ -226,19 +265,18 @@ impl Flat for RingWide {
         RingWide::add(self, h, n)
     }
     #[inline(always)]
-    fn relay(&mut self, l: usize, v: usize) -> usize {
-        self.lift_and_sow(l, v)
+    fn relay(&mut self, laps: &Self::Laps, l: usize, v: usize) -> (usize, u64) {
+        (self.lift_and_sow(l, v), laps.keys[l & 31][v & 255])
     }
     #[inline(always)]
     fn masks(&self) -> (u32, u32) {
         RingWide::masks(self)
     }
-    fn keys(side: usize, len: u8) -> &'static Self::Keys {
-        relay_keys(side, len)
-    }
-    #[inline(always)]
-    fn key(keys: &Self::Keys, l: usize, v: usize) -> u64 {
-        keys[l & 31][v & 255]
+    fn laps(side: usize, len: u8) -> &'static Self::Laps {
+        static TABLES: [[OnceLock<WideLaps>; 9]; 2] = [const { [const { OnceLock::new() }; 9] }; 2];
+        TABLES[side][(len as usize - 16) / 2].get_or_init(|| WideLaps {
+            keys: relay_keys(side, len),
+        })
     }
 }
 
@@ -292,7 +330,7 @@ struct Env<R: Flat> {
     theirs: [u8; 32],
     keys_opp: &'static [u64; 32],
     keys_mine: &'static [u64; 32],
-    keys: &'static R::Keys,
+    laps: &'static R::Laps,
     /// The mover's front row, by loop position.
     front: u64,
     w: u8,
@@ -347,7 +385,7 @@ impl<R: Flat> Env<R> {
             t.opp_occ &= !(1 << of | 1 << ob);
             // Both holes of this column are empty now: neither of the
             // mover's holes facing them captures any more.
-            let column = !(1 << last | 1 << (self.len - 1 - last));
+            let column = COLUMNS[self.w as usize & 15][last & 31];
             t.caps.0 &= column;
             t.caps.1 &= column;
             // The increment is sown from the hole after the origin, which
@@ -355,12 +393,13 @@ impl<R: Flat> Env<R> {
             let o = t.origin;
             let hand = fr + bk;
             t.mine.add(o, hand);
-            t.last = t.mine.relay(o, hand as usize);
+            let (l, key) = t.mine.relay(self.laps, o, hand as usize);
+            t.last = l;
             t.hash = t
                 .hash
                 .wrapping_sub((fr as u64).wrapping_mul(self.keys_opp[of & 31]))
                 .wrapping_sub((bk as u64).wrapping_mul(self.keys_opp[ob & 31]))
-                .wrapping_add(R::key(self.keys, o, hand as usize))
+                .wrapping_add(key)
                 .wrapping_add((hand as u64).wrapping_mul(self.keys_mine[o & 31]));
             if TRACK && !t.front_reached {
                 t.front_reached = self.reaches_front(self.wrap(o + 1), hand as usize);
@@ -370,8 +409,9 @@ impl<R: Flat> Env<R> {
             // A relay: lift the hole of the last drop and sow on from the next.
             let v = t.v;
             t.origin = last;
-            t.last = t.mine.relay(last, v);
-            t.hash = t.hash.wrapping_add(R::key(self.keys, last, v));
+            let (l, key) = t.mine.relay(self.laps, last, v);
+            t.last = l;
+            t.hash = t.hash.wrapping_add(key);
             if TRACK && !t.front_reached {
                 t.front_reached = self.reaches_front(self.wrap(last + 1), v);
             }
@@ -410,12 +450,12 @@ impl<R: Flat> Env<R> {
     }
 
     /// Whether the turn from hole `h` after `laps` laps is in the state of
-    /// its Brent checkpoint at lap `saved` (0: none yet): both run again
-    /// from the start (the laps between keep only the hash).
+    /// its Brent checkpoint at lap `saved`: both run again from the start
+    /// (the laps between keep only the hash).
     #[cold]
     #[inline(never)]
     fn at_checkpoint<const OPEN: bool>(&self, h: usize, saved: u32, laps: u32) -> bool {
-        saved != 0 && self.replay::<OPEN>(h, saved).state() == self.replay::<OPEN>(h, laps).state()
+        self.replay::<OPEN>(h, saved).state() == self.replay::<OPEN>(h, laps).state()
     }
 }
 
@@ -442,7 +482,7 @@ where
         theirs: theirs.bytes(),
         keys_opp: &zobrist::HOLE[opp],
         keys_mine: &zobrist::HOLE[me],
-        keys: R::keys(me, len),
+        laps: R::laps(me, len),
         front: geometry::front_mask(w) as u64,
         w,
         len: len as usize,
@@ -479,63 +519,67 @@ where
         path.push(Token::Lift(i + 1));
 
         let mut t = env.start(h);
-        let mut drops = 0usize;
         let mut stop = false;
 
         // Brent: checkpoints are at laps 1, 2, 4, 8, ...; `saved` is the lap
-        // of the last one (0: none yet) and `saved_hash` its hash. Only the
-        // hash is kept: when a lap's hash equals it, the turn is run again
-        // from its start for the whole states. `event` is the next lap count
-        // at which to save one or to cut the path at the budget, and `left`
-        // the laps until then.
-        let mut saved = 0u32;
-        let mut saved_hash = !env.hash;
-        let mut event = 1u32.min(cut_at);
-        let mut left = event;
-        // The first lap lifts `h`: never a capture.
-        let mut capture = false;
-        let laps = loop {
-            drops += env.lap::<OPEN>(&mut t, capture);
-            left -= 1;
-            if t.hash == saved_hash && env.at_checkpoint::<OPEN>(h, saved, event - left) {
-                stats.cut_cycle += 1;
-                break event - left;
+        // of the last one and `saved_hash` its hash. Only the hash is kept:
+        // when a lap's hash equals it, the turn is run again from its start
+        // for the whole states. `event` is the next lap count at which to
+        // save one or to cut the path at the budget, and `left` the laps
+        // until then. The first lap lifts `h` (never a capture, no
+        // checkpoint before it) and its checkpoint is taken at once.
+        let mut drops = env.lap::<OPEN>(&mut t, false);
+        let laps = 'turn: {
+            if cut_at == 1 {
+                stats.cut_budget += 1;
+                break 'turn 1;
             }
-            if left == 0 {
-                if event == cut_at {
-                    stats.cut_budget += 1;
-                    break event;
-                }
-                saved = event;
-                saved_hash = t.hash;
-                event = event.saturating_mul(2).min(cut_at);
-                left = event - saved;
-            }
+            let mut saved = 1u32;
+            let mut saved_hash = t.hash;
+            let mut event = 2u32.min(cut_at);
+            let mut left = event - 1;
             t.v = t.mine.get(t.last) as usize;
-            if t.v == 1 {
-                let laps = event - left;
-                t.mine.store_into(&mut child.loops[me]);
-                if t.opp_occ != written {
-                    written = t.opp_occ;
-                    child.loops[opp] = theirs.keep(written);
-                    // Captures only empty holes of the opponent.
-                    child.occupied[opp] = written;
-                    child.movable[opp] = pos.movable[opp] & written;
+            while t.v != 1 {
+                let capture = env.captures::<OPEN>(&t);
+                drops += env.lap::<OPEN>(&mut t, capture);
+                if t.hash == saved_hash && env.at_checkpoint::<OPEN>(h, saved, event - left + 1) {
+                    stats.cut_cycle += 1;
+                    break 'turn event - left + 1;
                 }
-                (child.occupied[me], child.movable[me]) = t.mine.masks();
-                child.hash = t.hash.wrapping_add(meta);
-                stats.moves += 1;
-                stop = !sink(
-                    &path,
-                    &child,
-                    MoveInfo {
-                        laps,
-                        drops: drops as u32,
-                    },
-                );
-                break laps;
+                left -= 1;
+                if left == 0 {
+                    if event == cut_at {
+                        stats.cut_budget += 1;
+                        break 'turn event;
+                    }
+                    saved = event;
+                    saved_hash = t.hash;
+                    event = event.saturating_mul(2).min(cut_at);
+                    left = event - saved;
+                }
+                t.v = t.mine.get(t.last) as usize;
             }
-            capture = env.captures::<OPEN>(&t);
+            let laps = event - left;
+            t.mine.store_into(&mut child.loops[me]);
+            if t.opp_occ != written {
+                written = t.opp_occ;
+                child.loops[opp] = theirs.keep(written);
+                // Captures only empty holes of the opponent.
+                child.occupied[opp] = written;
+                child.movable[opp] = pos.movable[opp] & written;
+            }
+            (child.occupied[me], child.movable[me]) = t.mine.masks();
+            child.hash = t.hash.wrapping_add(meta);
+            stats.moves += 1;
+            stop = !sink(
+                &path,
+                &child,
+                MoveInfo {
+                    laps,
+                    drops: drops as u32,
+                },
+            );
+            laps
         };
         // Cut paths count their laps too.
         stats.laps += laps as u64;
