@@ -7,8 +7,6 @@
 //! the total number of counters (at most 128), so a byte never overflows and
 //! no carry crosses lanes.
 
-use std::sync::OnceLock;
-
 /// Holes of one loop, one byte each in four little-endian words; bytes past
 /// the loop length stay zero.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
@@ -571,99 +569,27 @@ impl Ring16Flat {
 /// A loop of 18 to 32 holes (boards 9 to 16 wide) for the Didinga
 /// generator, in loop order, one byte a hole: reading or emptying the hole
 /// of the last drop is one byte access, and a relay lap is four word adds
-/// from a table of the loop's length by (lifted hole, hand) that empties
-/// the lifted hole and sows its counters at once.
-#[derive(Copy, Clone)]
-pub struct RingWide {
-    b: [u8; 32],
-    t: &'static WideTable,
-}
+/// of a [`relay_delta`](Self::relay_delta) (which the generator keeps in a
+/// table by lifted hole and hand).
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+#[repr(align(32))]
+pub struct RingWide([u8; 32]);
 
 /// The most counters a hand holds: all of a 16-wide board's.
 pub(crate) const MAX_HAND: usize = 128;
-
-/// The tables of [`RingWide`] for one loop length, by (lifted hole, hand);
-/// 256 columns for an index without a bounds test (a hand holds at most
-/// [`MAX_HAND`]).
-pub struct WideTable {
-    /// `relay[l][v]`: `v` fewer counters in hole `l` and `v` sown from the
-    /// next hole round the loop, as four words added with wrapping (no byte
-    /// leaves 0..=255 in the sum).
-    relay: [[[u64; 4]; 256]; 32],
-    /// `after[l][v]`: the hole of the last of `v > 0` counters sown from
-    /// the hole after `l`.
-    after: [[u8; 256]; 32],
-}
-
-impl WideTable {
-    fn new(len: u8) -> WideTable {
-        let n = len as usize;
-        let mut t = WideTable {
-            relay: [[[0; 4]; 256]; 32],
-            after: [[0; 256]; 32],
-        };
-        let one = |h: usize| 1u64 << (8 * (h % 8));
-        for (l, row) in t.relay.iter_mut().enumerate().take(n) {
-            for v in 1..=MAX_HAND {
-                let mut d = row[v - 1];
-                let h = (l + v) % n;
-                d[h / 8] = d[h / 8].wrapping_add(one(h));
-                d[l / 8] = d[l / 8].wrapping_sub(one(l));
-                row[v] = d;
-            }
-        }
-        for (l, row) in t.after.iter_mut().enumerate().take(n) {
-            for (v, x) in row.iter_mut().enumerate().take(MAX_HAND + 1).skip(1) {
-                *x = ((l + v) % n) as u8;
-            }
-        }
-        t
-    }
-
-    /// The tables for a loop of `len` holes, `len` even in 18..=32; built
-    /// once, without the heap.
-    fn get(len: u8) -> &'static WideTable {
-        static TABLES: [OnceLock<WideTable>; 8] = [const { OnceLock::new() }; 8];
-        debug_assert!((18..=32).contains(&len) && len.is_multiple_of(2));
-        TABLES[((len - 18) / 2) as usize & 7].get_or_init(|| WideTable::new(len))
-    }
-}
-
-impl PartialEq for RingWide {
-    /// The same holes: the table is the same for every loop of a turn.
-    #[inline]
-    fn eq(&self, other: &Self) -> bool {
-        self.b == other.b
-    }
-}
-
-impl Eq for RingWide {}
-
-impl std::fmt::Debug for RingWide {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_tuple("RingWide").field(&self.b).finish()
-    }
-}
 
 impl RingWide {
     #[inline]
     fn word(&self, k: usize) -> u64 {
         let mut w = [0u8; 8];
-        w.copy_from_slice(&self.b[8 * k..8 * k + 8]);
+        w.copy_from_slice(&self.0[8 * k..8 * k + 8]);
         u64::from_le_bytes(w)
     }
 
-    /// The loop `l` of `len` holes (even, 18 to 32).
+    /// The holes of `l`.
     #[inline]
-    pub fn load(l: &Loop, len: u8) -> Self {
-        let mut b = [0u8; 32];
-        for (k, w) in l.0.iter().enumerate() {
-            b[8 * k..8 * k + 8].copy_from_slice(&w.to_le_bytes());
-        }
-        RingWide {
-            b,
-            t: WideTable::get(len),
-        }
+    pub fn load(l: &Loop) -> Self {
+        RingWide(l.bytes())
     }
 
     /// Write the holes into `l`.
@@ -675,25 +601,43 @@ impl RingWide {
     /// Count of hole `h`.
     #[inline]
     pub fn get(&self, h: usize) -> u8 {
-        self.b[h & 31]
+        self.0[h & 31]
     }
 
     /// Put `n` more counters in hole `h`.
     #[inline]
     pub fn add(&mut self, h: usize, n: u8) {
-        self.b[h & 31] += n;
+        self.0[h & 31] += n;
     }
 
-    /// Lift the `v` counters of hole `l` and sow them from the next hole;
-    /// returns the hole of the last drop.
+    /// What lifting the `v <= MAX_HAND` counters of hole `l` of a loop of
+    /// `len` holes (at most 32) and sowing them from the next hole adds to
+    /// the loop's four words: `v / len` in every hole, one more in the `v %
+    /// len` holes after `l`, `v` fewer in `l`, as word differences with
+    /// wrapping (no byte leaves 0..=255 in the sum).
+    pub fn relay_delta(len: u8, l: u8, v: u8) -> [u64; 4] {
+        let mut add = Loop::default();
+        let all = if len >= 32 {
+            u32::MAX
+        } else {
+            (1u32 << len) - 1
+        };
+        let first = if l + 1 == len { 0 } else { l + 1 };
+        add.add_masked(range_bits(first, v % len, len), all, v / len);
+        let mut d = add.0;
+        let k = (l / 8) as usize;
+        d[k] = d[k].wrapping_sub((v as u64) << (8 * (l % 8)));
+        d
+    }
+
+    /// Add `d` to the four words of the loop, with wrapping (a
+    /// [`relay_delta`](Self::relay_delta)).
     #[inline]
-    pub fn lift_and_sow(&mut self, l: usize, v: usize) -> usize {
-        let d = &self.t.relay[l & 31][v & 255];
+    pub fn add_words(&mut self, d: &[u64; 4]) {
         for (k, &dk) in d.iter().enumerate() {
             let w = self.word(k).wrapping_add(dk);
-            self.b[8 * k..8 * k + 8].copy_from_slice(&w.to_le_bytes());
+            self.0[8 * k..8 * k + 8].copy_from_slice(&w.to_le_bytes());
         }
-        self.t.after[l & 31][v & 255] as usize
     }
 
     /// Occupied holes and holes with two or more.
@@ -845,15 +789,14 @@ mod tests {
         }
     }
 
-    /// A plain sow of `hand` counters from the hole after `l`, hole by
-    /// hole; returns the hole of the last drop.
-    fn plain_sow_after(l: &mut Loop, from: u8, hand: u8, len: u8) -> u8 {
+    /// A plain sow of `hand` counters from the hole after `from`, hole by
+    /// hole.
+    fn plain_sow_after(l: &mut Loop, from: u8, hand: u8, len: u8) {
         let mut h = from;
         for _ in 0..hand {
             h = (h + 1) % len;
             l.set(h, l.get(h) + 1);
         }
-        h
     }
 
     /// The loops of the Didinga generator in loop order ([`Ring16Flat`],
@@ -870,7 +813,7 @@ mod tests {
                     plain.set(h, next(5) as u8);
                 }
                 let mut flat16 = (len == 16).then(|| Ring16Flat::load(&plain));
-                let mut wide = (len > 16).then(|| RingWide::load(&plain, len));
+                let mut wide = (len > 16).then(|| RingWide::load(&plain));
                 let get = |f16: &Option<Ring16Flat>, w: &Option<RingWide>, h: u8| match (f16, w) {
                     (Some(r), _) => r.get(h as usize),
                     (_, Some(r)) => r.get(h as usize),
@@ -886,15 +829,14 @@ mod tests {
                         continue;
                     }
                     plain.set(l, 0);
-                    let last = plain_sow_after(&mut plain, l, v, len);
+                    plain_sow_after(&mut plain, l, v, len);
                     if let Some(r) = flat16.as_mut() {
                         r.add(l as usize, added);
                         r.add_words(&Ring16Flat::relay_delta(l as usize, v as usize));
-                        assert_eq!((l as usize + v as usize) % 16, last as usize);
                     }
                     if let Some(r) = wide.as_mut() {
                         r.add(l as usize, added);
-                        assert_eq!(r.lift_and_sow(l as usize, v as usize), last as usize);
+                        r.add_words(&RingWide::relay_delta(len, l, v));
                     }
                     let mut stored = Loop::default();
                     let masks = match (&flat16, &wide) {

@@ -131,6 +131,36 @@ pub(crate) fn meta_hashes(pos: &Position) -> (u64, u64) {
     )
 }
 
+/// [`meta_hashes`] of a Didinga position without stores or history (all
+/// of them in play) in a sequential phase, from a table by (width, side,
+/// phase) that holds both values.
+#[inline]
+fn didinga_meta(pos: &Position) -> (u64, u64) {
+    type Table = [[[(u64, u64); 3]; 2]; 17];
+    static TABLE: OnceLock<Table> = OnceLock::new();
+    let ph = pos.phase as usize;
+    if pos.stores != [0, 0] || pos.hist[0].0 != 0 || pos.hist[1].0 != 0 || ph >= 3 {
+        return meta_hashes(pos);
+    }
+    let t = TABLE.get_or_init(|| {
+        let mut t: Table = [[[(0, 0); 3]; 2]; 17];
+        for (w, by_side) in t.iter_mut().enumerate().skip(8) {
+            for (s, by_phase) in by_side.iter_mut().enumerate() {
+                for (ph, e) in by_phase.iter_mut().enumerate() {
+                    let side = [Side::A, Side::B][s];
+                    let phase = [Phase::Opening2, Phase::Opening1, Phase::Main][ph];
+                    let meta = |side, phase| {
+                        zobrist::meta(Variant::Didinga, w as u8, side, phase, [0, 0], [0, 0])
+                    };
+                    *e = (meta(side, phase), meta(side.other(), phase.next()));
+                }
+            }
+        }
+        t
+    });
+    t[pos.width as usize][pos.side.index()][ph]
+}
+
 /// `COLUMNS[w & 15][p]`: every loop position of a board `w` wide (16 as
 /// 0) but `p` and the one in its column.
 static COLUMNS: [[u32; 32]; 16] = {
@@ -240,17 +270,24 @@ impl Flat for Ring16Flat {
     }
 }
 
-/// The tables of a wide loop's relay laps: the ring's own and the hash's.
-struct WideLaps {
-    keys: &'static [[u64; 256]; 32],
+/// A relay lap of a loop of 18 to 32 holes, as [`Lap16`].
+#[derive(Copy, Clone)]
+struct LapWide {
+    delta: [u64; 4],
+    key: u64,
+    last: u64,
 }
+
+/// Columns of the wide lap tables: hands 0 to [`MAX_HAND`].
+const WIDE_COLS: usize = MAX_HAND + 1;
 
 impl Flat for RingWide {
     const LEN: usize = 0;
-    type Laps = WideLaps;
+    /// By lifted hole and hand, `l * WIDE_COLS + v`.
+    type Laps = [LapWide; 32 * WIDE_COLS];
     #[inline(always)]
-    fn load(l: &Loop, len: u8) -> Self {
-        RingWide::load(l, len)
+    fn load(l: &Loop, _len: u8) -> Self {
+        RingWide::load(l)
     }
     #[inline(always)]
     fn store_into(&self, l: &mut Loop) {
@@ -266,16 +303,37 @@ impl Flat for RingWide {
     }
     #[inline(always)]
     fn relay(&mut self, laps: &Self::Laps, l: usize, v: usize) -> (usize, u64) {
-        (self.lift_and_sow(l, v), laps.keys[l & 31][v & 255])
+        let e = &laps[(l & 31) * WIDE_COLS + v];
+        self.add_words(&e.delta);
+        (e.last as usize, e.key)
     }
     #[inline(always)]
     fn masks(&self) -> (u32, u32) {
         RingWide::masks(self)
     }
+    /// Built once per loop length and side, from `relay_keys`, without the
+    /// heap.
     fn laps(side: usize, len: u8) -> &'static Self::Laps {
-        static TABLES: [[OnceLock<WideLaps>; 9]; 2] = [const { [const { OnceLock::new() }; 9] }; 2];
-        TABLES[side][(len as usize - 16) / 2].get_or_init(|| WideLaps {
-            keys: relay_keys(side, len),
+        static TABLES: [[OnceLock<[LapWide; 32 * WIDE_COLS]>; 8]; 2] =
+            [const { [const { OnceLock::new() }; 8] }; 2];
+        TABLES[side][(len as usize - 18) / 2].get_or_init(|| {
+            let blank = LapWide {
+                delta: [0; 4],
+                key: 0,
+                last: 0,
+            };
+            let mut t = [blank; 32 * WIDE_COLS];
+            let keys = relay_keys(side, len);
+            for (l, row) in t.chunks_exact_mut(WIDE_COLS).enumerate().take(len as usize) {
+                for (v, e) in row.iter_mut().enumerate() {
+                    *e = LapWide {
+                        delta: RingWide::relay_delta(len, l as u8, v as u8),
+                        key: keys[l][v],
+                        last: ((l + v) % len as usize) as u64,
+                    };
+                }
+            }
+            t
         })
     }
 }
@@ -473,7 +531,7 @@ where
     let w = pos.width;
     let len = if R::LEN == 0 { 2 * w } else { R::LEN as u8 };
     let theirs = &pos.loops[opp];
-    let (meta0, meta) = meta_hashes(pos);
+    let (meta0, meta) = didinga_meta(pos);
     let env = Env {
         mine: R::load(&pos.loops[me], len),
         hash: pos.hash.wrapping_sub(meta0),
@@ -589,4 +647,79 @@ where
         }
     }
     stats
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The board-hash terms of a loop of `len` holes of `side`.
+    fn loop_hash(l: &Loop, side: usize, len: u8) -> u64 {
+        (0..len).fold(0u64, |a, i| {
+            a.wrapping_add((l.get(i) as u64).wrapping_mul(zobrist::HOLE[side][i as usize]))
+        })
+    }
+
+    /// One relay lap of `R` from hole `l` of `plain` against a plain
+    /// hole-by-hole sow: the loop after it, the hole of the last drop and
+    /// the hash's change.
+    fn check_relay<R: Flat>(plain: &Loop, side: usize, len: u8, l: usize) {
+        let v = plain.get(l as u8) as usize;
+        let mut ring = R::load(plain, len);
+        let (last, key) = ring.relay(R::laps(side, len), l, v);
+        let mut after = Loop::default();
+        ring.store_into(&mut after);
+
+        let mut sown = *plain;
+        sown.set(l as u8, 0);
+        let mut h = l as u8;
+        for _ in 0..v {
+            h = (h + 1) % len;
+            sown.set(h, sown.get(h) + 1);
+        }
+        assert_eq!(after, sown, "len {len} side {side} hole {l} hand {v}");
+        assert_eq!(last, h as usize, "len {len} hole {l} hand {v}");
+        assert_eq!(
+            key,
+            loop_hash(&sown, side, len).wrapping_sub(loop_hash(plain, side, len)),
+            "len {len} side {side} hole {l} hand {v}"
+        );
+        assert_eq!(ring.masks(), (sown.occupied(), sown.movable()));
+    }
+
+    /// The lap tables of both loop types, for every loop length, side,
+    /// lifted hole and hand a board allows (its `4 * len` counters), on
+    /// random boards.
+    #[test]
+    fn lap_tables_match_a_plain_sow() {
+        let mut x = 0x243f_6a88_85a3_08d3u64;
+        let mut next = move |m: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % m
+        };
+        for len in (16..=32u8).step_by(2) {
+            let total = 4 * len as usize;
+            for side in 0..2 {
+                for l in 0..len as usize {
+                    for v in 1..=total {
+                        let mut plain = Loop::default();
+                        plain.set(l as u8, v as u8);
+                        let mut room = total - v;
+                        for h in (0..len).filter(|&h| h as usize != l) {
+                            let c = (next(4) as usize).min(room);
+                            plain.set(h, c as u8);
+                            room -= c;
+                        }
+                        if len == 16 {
+                            check_relay::<Ring16Flat>(&plain, side, len, l);
+                        } else {
+                            check_relay::<RingWide>(&plain, side, len, l);
+                        }
+                    }
+                }
+            }
+        }
+    }
 }
