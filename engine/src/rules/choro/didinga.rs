@@ -161,6 +161,24 @@ fn didinga_meta(pos: &Position) -> (u64, u64) {
     t[pos.width as usize][pos.side.index()][ph]
 }
 
+/// `FACING[w & 15][p]`: the opponent's holes facing loop position `p` of
+/// a board `w` wide (16 as 0), front then back, as `geometry::facing`.
+static FACING: [[[u8; 2]; 32]; 16] = {
+    let mut t = [[[0u8; 2]; 32]; 16];
+    let mut i = 0;
+    while i < 16 {
+        let w = if i == 0 { 16 } else { i as u8 };
+        let mut p = 0u8;
+        while p < 2 * w {
+            let (f, b) = facing(p, w);
+            t[i][p as usize] = [f, b];
+            p += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
 /// `COLUMNS[w & 15][p]`: every loop position of a board `w` wide (16 as
 /// 0) but `p` and the one in its column.
 static COLUMNS: [[u32; 32]; 16] = {
@@ -434,7 +452,7 @@ impl<R: Flat> Env<R> {
     fn lap<const TRACK: bool>(&self, t: &mut Turn<R>, capture: bool) -> usize {
         let last = t.last;
         if capture {
-            let (of, ob) = facing(last as u8, self.w);
+            let [of, ob] = FACING[self.w as usize & 15][last & 31];
             let (of, ob) = (of as usize, ob as usize);
             // Both are occupied, so they still hold what they held at
             // the start of the turn.
@@ -612,7 +630,7 @@ where
                     }
                     saved = event;
                     saved_hash = t.hash;
-                    event = event.saturating_mul(2).min(cut_at);
+                    event = (2 * event as u64).min(cut_at as u64) as u32;
                     left = event - saved;
                 }
                 t.v = t.mine.get(t.last) as usize;
