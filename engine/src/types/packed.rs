@@ -219,11 +219,11 @@ impl Loop {
 /// One player's loop held in registers while a turn is sown, seen from a
 /// cursor: the hole of the last drop. The generator tracks the cursor's loop
 /// position `at` itself and passes it in; a type may use it or keep its
-/// holes rotated so that the cursor is always hole 0. The Didinga generator
-/// is generic over this, so that the 16-hole loop of every 8-wide board runs
-/// on one rotated `u128` ([`Ring16`]), where a relay lap is one add from a
-/// table and a byte rotation, and the wider loops on [`RingWide`], where it
-/// is four word adds from a table.
+/// holes rotated so that the cursor is always hole 0. The general Choro
+/// generator runs the 16-hole loop of the 8-wide boards on one rotated
+/// `u128` ([`Ring16`]), where a relay lap is one add from a table and a
+/// byte rotation. (The Didinga generator holds its loops in loop order
+/// instead: [`Ring16Flat`], [`RingWide`].)
 pub trait Ring: Copy + Eq {
     /// The loop length this type is made for; 0 for any.
     const LEN: u8;
@@ -504,12 +504,27 @@ static FLAT16: [[[u64; 2]; 128]; 16] = {
 #[repr(align(16))]
 pub struct Ring16Flat([u8; 16]);
 
+/// Word `k` of packed bytes, little-endian.
+#[inline]
+fn le_word(b: &[u8], k: usize) -> u64 {
+    let mut w = [0u8; 8];
+    w.copy_from_slice(&b[8 * k..8 * k + 8]);
+    u64::from_le_bytes(w)
+}
+
+/// Add `d[k]` to word `k` of packed bytes, with wrapping.
+#[inline]
+fn add_le_words(b: &mut [u8], d: &[u64]) {
+    for (k, &dk) in d.iter().enumerate() {
+        let w = le_word(b, k).wrapping_add(dk);
+        b[8 * k..8 * k + 8].copy_from_slice(&w.to_le_bytes());
+    }
+}
+
 impl Ring16Flat {
     #[inline]
     fn word(&self, k: usize) -> u64 {
-        let mut w = [0u8; 8];
-        w.copy_from_slice(&self.0[8 * k..8 * k + 8]);
-        u64::from_le_bytes(w)
+        le_word(&self.0, k)
     }
 
     /// The first 16 holes of `l`, whose others must be empty.
@@ -553,10 +568,7 @@ impl Ring16Flat {
     /// [`relay_delta`](Self::relay_delta)).
     #[inline]
     pub fn add_words(&mut self, d: &[u64; 2]) {
-        for (k, &dk) in d.iter().enumerate() {
-            let w = self.word(k).wrapping_add(dk);
-            self.0[8 * k..8 * k + 8].copy_from_slice(&w.to_le_bytes());
-        }
+        add_le_words(&mut self.0, d);
     }
 
     /// Occupied holes and holes with two or more.
@@ -581,9 +593,7 @@ pub(crate) const MAX_HAND: usize = 128;
 impl RingWide {
     #[inline]
     fn word(&self, k: usize) -> u64 {
-        let mut w = [0u8; 8];
-        w.copy_from_slice(&self.0[8 * k..8 * k + 8]);
-        u64::from_le_bytes(w)
+        le_word(&self.0, k)
     }
 
     /// The holes of `l`.
@@ -634,10 +644,7 @@ impl RingWide {
     /// [`relay_delta`](Self::relay_delta)).
     #[inline]
     pub fn add_words(&mut self, d: &[u64; 4]) {
-        for (k, &dk) in d.iter().enumerate() {
-            let w = self.word(k).wrapping_add(dk);
-            self.0[8 * k..8 * k + 8].copy_from_slice(&w.to_le_bytes());
-        }
+        add_le_words(&mut self.0, d);
     }
 
     /// Occupied holes and holes with two or more.

@@ -1,8 +1,10 @@
 //! Didinga's generator. A Didinga turn has no decisions: each start runs one
 //! path to its end (RULINGS 2-4), so the whole turn state lives in registers
-//! (both loops as [`Lanes`], the last hole, the origin) and the capture test
-//! is one bit of a mask of the mover's capturing holes, recomputed only when
-//! a capture changes the opponent's holes. It lists the same moves, in the
+//! (the mover's loop in loop order, the hash, the last hole, the origin) and
+//! the capture test is one bit of a mask of the mover's capturing holes,
+//! recomputed only when a capture changes the opponent's holes. A relay lap
+//! is one entry of a table by (lifted hole, hand): the words added to the
+//! loop, the hash's change and the hole of the last drop. It lists the same moves, in the
 //! same order, with the same statistics as the general generator: the same
 //! Brent checkpoints on the same state, the same budget test.
 
