@@ -51,7 +51,7 @@ pub fn is_front(p: u8, w: u8) -> bool {
 /// The opponent's holes facing loop position `p` of the mover, as
 /// (opponent front, opponent back) loop positions of the opponent.
 #[inline]
-pub fn facing(p: u8, w: u8) -> (u8, u8) {
+pub const fn facing(p: u8, w: u8) -> (u8, u8) {
     if p >= w {
         // Front row at column x (A: x = 2W-1-p): opponent front W+x, back W-1-x.
         (3 * w - 1 - p, p - w)

@@ -7,8 +7,6 @@
 //! the total number of counters (at most 128), so a byte never overflows and
 //! no carry crosses lanes.
 
-use std::sync::OnceLock;
-
 /// Holes of one loop, one byte each in four little-endian words; bytes past
 /// the loop length stay zero.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
@@ -198,6 +196,16 @@ impl Loop {
         Loop([v as u64, (v >> 64) as u64, 0, 0])
     }
 
+    /// Every hole's count, one byte each.
+    #[inline]
+    pub fn bytes(&self) -> [u8; 32] {
+        let mut b = [0u8; 32];
+        for (k, w) in self.0.iter().enumerate() {
+            b[8 * k..8 * k + 8].copy_from_slice(&w.to_le_bytes());
+        }
+        b
+    }
+
     /// The first `n` counts, as bytes.
     pub fn to_bytes(&self) -> [u8; 32] {
         let mut b = [0u8; 32];
@@ -211,11 +219,11 @@ impl Loop {
 /// One player's loop held in registers while a turn is sown, seen from a
 /// cursor: the hole of the last drop. The generator tracks the cursor's loop
 /// position `at` itself and passes it in; a type may use it or keep its
-/// holes rotated so that the cursor is always hole 0. The Didinga generator
-/// is generic over this, so that the 16-hole loop of every 8-wide board runs
-/// on one rotated `u128` ([`Ring16`]), where a relay lap is one add from a
-/// table and a byte rotation, and the wider loops on [`RingWide`], where it
-/// is four word adds from a table.
+/// holes rotated so that the cursor is always hole 0. The general Choro
+/// generator runs the 16-hole loop of the 8-wide boards on one rotated
+/// `u128` ([`Ring16`]), where a relay lap is one add from a table and a
+/// byte rotation. (The Didinga generator holds its loops in loop order
+/// instead: [`Ring16Flat`], [`RingWide`].)
 pub trait Ring: Copy + Eq {
     /// The loop length this type is made for; 0 for any.
     const LEN: u8;
@@ -465,151 +473,186 @@ impl Ring for Ring16 {
     }
 }
 
+/// `FLAT16[l][v]`: `v` fewer counters in hole `l` of a 16-hole loop and
+/// `v` sown from the next hole round it, as two words added with wrapping
+/// (no byte leaves 0..=255 in the sum). An 8-wide board holds at most 64
+/// counters; 128 columns for an index without a bounds test.
+static FLAT16: [[[u64; 2]; 128]; 16] = {
+    let mut t = [[[0u64; 2]; 128]; 16];
+    let mut l = 0;
+    while l < 16 {
+        let mut v = 1;
+        while v < 128 {
+            let mut d = t[l][v - 1];
+            let h = (l + v) % 16;
+            d[h / 8] = d[h / 8].wrapping_add(1 << (8 * (h % 8)));
+            d[l / 8] = d[l / 8].wrapping_sub(1 << (8 * (l % 8)));
+            t[l][v] = d;
+            v += 1;
+        }
+        l += 1;
+    }
+    t
+};
+
+/// A loop of exactly 16 holes (8-wide boards) for the Didinga generator,
+/// in loop order, one byte a hole: reading or emptying the hole of the
+/// last drop is one byte access, and a relay lap is two word adds from a
+/// table by (lifted hole, hand) that empties the lifted hole and sows its
+/// counters at once (no rotation, as [`Ring16`] needs).
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+#[repr(align(16))]
+pub struct Ring16Flat([u8; 16]);
+
+/// Word `k` of packed bytes, little-endian.
+#[inline]
+fn le_word(b: &[u8], k: usize) -> u64 {
+    let mut w = [0u8; 8];
+    w.copy_from_slice(&b[8 * k..8 * k + 8]);
+    u64::from_le_bytes(w)
+}
+
+/// Add `d[k]` to word `k` of packed bytes, with wrapping.
+#[inline]
+fn add_le_words(b: &mut [u8], d: &[u64]) {
+    for (k, &dk) in d.iter().enumerate() {
+        let w = le_word(b, k).wrapping_add(dk);
+        b[8 * k..8 * k + 8].copy_from_slice(&w.to_le_bytes());
+    }
+}
+
+impl Ring16Flat {
+    #[inline]
+    fn word(&self, k: usize) -> u64 {
+        le_word(&self.0, k)
+    }
+
+    /// The first 16 holes of `l`, whose others must be empty.
+    #[inline]
+    pub fn load(l: &Loop) -> Self {
+        debug_assert!(l.0[2] == 0 && l.0[3] == 0);
+        let mut b = [0u8; 16];
+        b[..8].copy_from_slice(&l.0[0].to_le_bytes());
+        b[8..].copy_from_slice(&l.0[1].to_le_bytes());
+        Ring16Flat(b)
+    }
+
+    /// Write the holes into the first 16 of `l` (its others are left as
+    /// they are: empty, for a loop of 16).
+    #[inline]
+    pub fn store_into(&self, l: &mut Loop) {
+        l.0[0] = self.word(0);
+        l.0[1] = self.word(1);
+    }
+
+    /// Count of hole `h` (below 16).
+    #[inline]
+    pub fn get(&self, h: usize) -> u8 {
+        self.0[h & 15]
+    }
+
+    /// Put `n` more counters in hole `h`.
+    #[inline]
+    pub fn add(&mut self, h: usize, n: u8) {
+        self.0[h & 15] += n;
+    }
+
+    /// What lifting the `v` counters of hole `l` and sowing them from the
+    /// next hole adds to the loop's two words (for [`add_words`](Self::add_words)).
+    #[inline]
+    pub fn relay_delta(l: usize, v: usize) -> [u64; 2] {
+        FLAT16[l & 15][v & 127]
+    }
+
+    /// Add `d` to the two words of the loop, with wrapping (a
+    /// [`relay_delta`](Self::relay_delta)).
+    #[inline]
+    pub fn add_words(&mut self, d: &[u64; 2]) {
+        add_le_words(&mut self.0, d);
+    }
+
+    /// Occupied holes and holes with two or more.
+    #[inline]
+    pub fn masks(&self) -> (u32, u32) {
+        masks16(self.word(0), self.word(1))
+    }
+}
+
 /// A loop of 18 to 32 holes (boards 9 to 16 wide) for the Didinga
 /// generator, in loop order, one byte a hole: reading or emptying the hole
-/// of the cursor is one byte access, and a relay lap is four word adds from
-/// a table of the loop's length by (lifted hole, hand) that empties the
-/// lifted hole and sows its counters at once.
-#[derive(Copy, Clone)]
-pub struct RingWide {
-    b: [u8; 32],
-    t: &'static WideTable,
-}
+/// of the last drop is one byte access, and a relay lap is four word adds
+/// of a [`relay_delta`](Self::relay_delta) (which the generator keeps in a
+/// table by lifted hole and hand).
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+#[repr(align(32))]
+pub struct RingWide([u8; 32]);
 
 /// The most counters a hand holds: all of a 16-wide board's.
 pub(crate) const MAX_HAND: usize = 128;
 
-/// The tables of [`RingWide`] for one loop length.
-pub struct WideTable {
-    /// `relay[l][v]`: `v` fewer counters in hole `l` and `v` sown from the
-    /// next hole round the loop, as four words added with wrapping (no byte
-    /// leaves 0..=255 in the sum).
-    relay: [[[u64; 4]; MAX_HAND + 1]; 32],
-    /// `last[first][n]`: the hole of the last of `n > 0` counters sown from
-    /// `first` (which may be the loop's length; 64 rows for an index
-    /// without a bounds test).
-    last: [[u8; MAX_HAND + 1]; 64],
-}
-
-impl WideTable {
-    fn new(len: u8) -> WideTable {
-        let n = len as usize;
-        let mut t = WideTable {
-            relay: [[[0; 4]; MAX_HAND + 1]; 32],
-            last: [[0; MAX_HAND + 1]; 64],
-        };
-        let one = |h: usize| 1u64 << (8 * (h % 8));
-        for (l, row) in t.relay.iter_mut().enumerate().take(n) {
-            for v in 1..=MAX_HAND {
-                let mut d = row[v - 1];
-                let h = (l + v) % n;
-                d[h / 8] = d[h / 8].wrapping_add(one(h));
-                d[l / 8] = d[l / 8].wrapping_sub(one(l));
-                row[v] = d;
-            }
-        }
-        for (first, row) in t.last.iter_mut().enumerate().take(n + 1) {
-            for (k, x) in row.iter_mut().enumerate().skip(1) {
-                *x = ((first + k - 1) % n) as u8;
-            }
-        }
-        t
-    }
-
-    /// The tables for a loop of `len` holes, `len` even in 18..=32; built
-    /// once, without the heap.
-    fn get(len: u8) -> &'static WideTable {
-        static TABLES: [OnceLock<WideTable>; 8] = [const { OnceLock::new() }; 8];
-        debug_assert!((18..=32).contains(&len) && len.is_multiple_of(2));
-        TABLES[((len - 18) / 2) as usize & 7].get_or_init(|| WideTable::new(len))
-    }
-}
-
-impl PartialEq for RingWide {
-    /// The same holes: the table is the same for every loop of a turn.
-    #[inline]
-    fn eq(&self, other: &Self) -> bool {
-        self.b == other.b
-    }
-}
-
-impl Eq for RingWide {}
-
-impl std::fmt::Debug for RingWide {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_tuple("RingWide").field(&self.b).finish()
-    }
-}
-
 impl RingWide {
     #[inline]
     fn word(&self, k: usize) -> u64 {
-        let mut w = [0u8; 8];
-        w.copy_from_slice(&self.b[8 * k..8 * k + 8]);
-        u64::from_le_bytes(w)
+        le_word(&self.0, k)
     }
 
-    /// Lift the `v` counters of hole `l` and sow them from the next hole.
+    /// The holes of `l`.
     #[inline]
-    fn lift_and_sow(&mut self, l: u8, v: u8) {
-        let d = &self.t.relay[(l & 31) as usize][v as usize];
-        for (k, &dk) in d.iter().enumerate() {
-            let w = self.word(k).wrapping_add(dk);
-            self.b[8 * k..8 * k + 8].copy_from_slice(&w.to_le_bytes());
-        }
+    pub fn load(l: &Loop) -> Self {
+        RingWide(l.bytes())
     }
-}
 
-impl Ring for RingWide {
-    const LEN: u8 = 0;
+    /// Write the holes into `l`.
     #[inline]
-    fn load(l: &Loop, len: u8) -> Self {
-        let mut b = [0u8; 32];
-        for (k, w) in l.0.iter().enumerate() {
-            b[8 * k..8 * k + 8].copy_from_slice(&w.to_le_bytes());
-        }
-        RingWide {
-            b,
-            t: WideTable::get(len),
-        }
+    pub fn store_into(&self, l: &mut Loop) {
+        *l = Loop([self.word(0), self.word(1), self.word(2), self.word(3)]);
     }
+
+    /// Count of hole `h`.
     #[inline]
-    fn store(self, _at: u8) -> Loop {
-        Loop([self.word(0), self.word(1), self.word(2), self.word(3)])
+    pub fn get(&self, h: usize) -> u8 {
+        self.0[h & 31]
     }
+
+    /// Put `n` more counters in hole `h`.
     #[inline]
-    fn seek(&mut self, _at: u8, _to: u8) {}
-    #[inline]
-    fn count(&self, h: u8, _at: u8, _len: u8) -> u8 {
-        self.b[(h & 31) as usize]
+    pub fn add(&mut self, h: usize, n: u8) {
+        self.0[h & 31] += n;
     }
-    #[inline]
-    fn empty(&mut self, h: u8, _at: u8, _len: u8) {
-        self.b[(h & 31) as usize] = 0;
+
+    /// What lifting the `v <= MAX_HAND` counters of hole `l` of a loop of
+    /// `len` holes (at most 32) and sowing them from the next hole adds to
+    /// the loop's four words: `v / len` in every hole, one more in the `v %
+    /// len` holes after `l`, `v` fewer in `l`, as word differences with
+    /// wrapping (no byte leaves 0..=255 in the sum).
+    pub fn relay_delta(len: u8, l: u8, v: u8) -> [u64; 4] {
+        let mut add = Loop::default();
+        let all = if len >= 32 {
+            u32::MAX
+        } else {
+            (1u32 << len) - 1
+        };
+        let first = if l + 1 == len { 0 } else { l + 1 };
+        add.add_masked(range_bits(first, v % len, len), all, v / len);
+        let mut d = add.0;
+        let k = (l / 8) as usize;
+        d[k] = d[k].wrapping_sub((v as u64) << (8 * (l % 8)));
+        d
     }
+
+    /// Add `d` to the four words of the loop, with wrapping (a
+    /// [`relay_delta`](Self::relay_delta)).
     #[inline]
-    fn sow(&mut self, first: u8, hand: u8, _at: u8, _last: u8, len: u8) {
-        // As a lift of `hand` counters from the hole before `first`, which
-        // keeps what it holds.
-        let l = (if first == 0 { len - 1 } else { first - 1 }) & 31;
-        let keep = self.b[l as usize];
-        self.b[l as usize] = hand;
-        self.lift_and_sow(l, hand);
-        self.b[l as usize] += keep;
+    pub fn add_words(&mut self, d: &[u64; 4]) {
+        add_le_words(&mut self.0, d);
     }
+
+    /// Occupied holes and holes with two or more.
     #[inline]
-    fn last_of(&self, first: u8, hand: u8, _len: u8) -> u8 {
-        self.t.last[first as usize & 63][hand as usize]
-    }
-    #[inline]
-    fn masks(l: &Loop) -> (u32, u32) {
-        let (o0, m0) = masks16(l.0[0], l.0[1]);
-        let (o1, m1) = masks16(l.0[2], l.0[3]);
+    pub fn masks(&self) -> (u32, u32) {
+        let (o0, m0) = masks16(self.word(0), self.word(1));
+        let (o1, m1) = masks16(self.word(2), self.word(3));
         (o0 | o1 << 16, m0 | m1 << 16)
-    }
-    #[inline]
-    fn lift_relay(&mut self, hand: u8, at: u8, _last: u8, _len: u8) {
-        self.lift_and_sow(at, hand);
     }
 }
 
@@ -753,45 +796,70 @@ mod tests {
         }
     }
 
+    /// A plain sow of `hand` counters from the hole after `from`, hole by
+    /// hole.
+    fn plain_sow_after(l: &mut Loop, from: u8, hand: u8, len: u8) {
+        let mut h = from;
+        for _ in 0..hand {
+            h = (h + 1) % len;
+            l.set(h, l.get(h) + 1);
+        }
+    }
+
+    /// The loops of the Didinga generator in loop order ([`Ring16Flat`],
+    /// [`RingWide`]) against a plain hole-by-hole sow: relays (a lift and
+    /// a sow from the next hole), captures' sows (counters added to a hole,
+    /// then lifted with it), reads, the stored loop and its masks.
     #[test]
-    fn ring_wide_matches_a_plain_loop() {
+    fn flat_rings_match_a_plain_sow() {
         let mut next = xorshift(0x5851_f42d);
-        for len in (18..=32).step_by(2) {
-            for _ in 0..100 {
+        for len in (16..=32).step_by(2) {
+            for _ in 0..150 {
                 let mut plain = Loop::default();
                 for h in 0..len {
                     plain.set(h, next(5) as u8);
                 }
-                let mut ring = RingWide::load(&plain, len);
-                let mut at = next(len as u64) as u8;
-                for _ in 0..50 {
-                    assert_eq!(ring.cur(at, len), plain.get(at));
-                    let h = next(len as u64) as u8;
-                    assert_eq!(ring.count(h, at, len), plain.get(h));
-                    if next(2) == 0 {
-                        // A capture's sow: any hand, from any hole.
-                        ring.empty(h, at, len);
-                        plain.take(h);
-                        let (first, hand) = (next(len as u64) as u8, 1 + next(90) as u8);
-                        let last = (first + hand - 1) % len;
-                        ring.sow(first, hand, at, last, len);
-                        Ring::sow(&mut plain, first, hand, 0, 0, len);
-                        at = last;
-                    } else if plain.get(at) > 0 {
-                        let hand = plain.get(at);
-                        let last = (at + hand) % len;
-                        ring.lift_relay(hand, at, last, len);
-                        Ring::lift_relay(&mut plain, hand, at, last, len);
-                        at = last;
-                    } else {
-                        at = h;
+                let mut flat16 = (len == 16).then(|| Ring16Flat::load(&plain));
+                let mut wide = (len > 16).then(|| RingWide::load(&plain));
+                let get = |f16: &Option<Ring16Flat>, w: &Option<RingWide>, h: u8| match (f16, w) {
+                    (Some(r), _) => r.get(h as usize),
+                    (_, Some(r)) => r.get(h as usize),
+                    _ => unreachable!(),
+                };
+                for _ in 0..60 {
+                    let l = next(len as u64) as u8;
+                    assert_eq!(get(&flat16, &wide, l), plain.get(l));
+                    // A capture's sow of a large increment now and then.
+                    let added = if next(3) == 0 { next(60) as u8 } else { 0 };
+                    let v = plain.get(l) + added;
+                    if v == 0 {
+                        continue;
                     }
-                    let stored = ring.store(at);
+                    plain.set(l, 0);
+                    plain_sow_after(&mut plain, l, v, len);
+                    if let Some(r) = flat16.as_mut() {
+                        r.add(l as usize, added);
+                        r.add_words(&Ring16Flat::relay_delta(l as usize, v as usize));
+                    }
+                    if let Some(r) = wide.as_mut() {
+                        r.add(l as usize, added);
+                        r.add_words(&RingWide::relay_delta(len, l, v));
+                    }
+                    let mut stored = Loop::default();
+                    let masks = match (&flat16, &wide) {
+                        (Some(r), _) => {
+                            r.store_into(&mut stored);
+                            r.masks()
+                        }
+                        (_, Some(r)) => {
+                            r.store_into(&mut stored);
+                            r.masks()
+                        }
+                        _ => unreachable!(),
+                    };
                     assert_eq!(stored, plain, "len {len}");
-                    assert_eq!(
-                        RingWide::masks(&stored),
-                        (plain.occupied(), plain.movable())
-                    );
+                    assert_eq!(masks, (plain.occupied(), plain.movable()), "len {len}");
+                    assert_eq!(stored.bytes(), plain.to_bytes());
                     if plain.total() > 4 * len as u32 {
                         break;
                     }

@@ -1,8 +1,10 @@
 //! Didinga's generator. A Didinga turn has no decisions: each start runs one
 //! path to its end (RULINGS 2-4), so the whole turn state lives in registers
-//! (both loops as [`Lanes`], the last hole, the origin) and the capture test
-//! is one bit of a mask of the mover's capturing holes, recomputed only when
-//! a capture changes the opponent's holes. It lists the same moves, in the
+//! (the mover's loop in loop order, the hash, the last hole, the origin) and
+//! the capture test is one bit of a mask of the mover's capturing holes,
+//! recomputed only when a capture changes the opponent's holes. A relay lap
+//! is one entry of a table by (lifted hole, hand): the words added to the
+//! loop, the hash's change and the hole of the last drop. It lists the same moves, in the
 //! same order, with the same statistics as the general generator: the same
 //! Brent checkpoints on the same state, the same budget test.
 
@@ -10,7 +12,7 @@ use crate::board::{zobrist, Position};
 use crate::rules::{GenStats, MoveInfo};
 use crate::types::geometry::{self, facing};
 use crate::types::moves::{Move, Token};
-use crate::types::packed::{Loop, Ring, Ring16, RingWide, MAX_HAND};
+use crate::types::packed::{Loop, Ring16Flat, RingWide, MAX_HAND};
 use crate::types::{Phase, Side, Variant};
 use std::sync::OnceLock;
 
@@ -35,8 +37,8 @@ where
     F: FnMut(&Move, &Position, MoveInfo) -> bool,
 {
     match (pos.width == 8, pos.phase.is_opening()) {
-        (true, false) => run::<Ring16, false, F>(pos, budget, sink),
-        (true, true) => run::<Ring16, true, F>(pos, budget, sink),
+        (true, false) => run::<Ring16Flat, false, F>(pos, budget, sink),
+        (true, true) => run::<Ring16Flat, true, F>(pos, budget, sink),
         (false, false) => run::<RingWide, false, F>(pos, budget, sink),
         (false, true) => run::<RingWide, true, F>(pos, budget, sink),
     }
@@ -131,8 +133,233 @@ pub(crate) fn meta_hashes(pos: &Position) -> (u64, u64) {
     )
 }
 
-/// A turn in progress: the mover's loop from the cursor, the hash and what
-/// captures have changed.
+/// [`meta_hashes`] of a Didinga position without stores or history (all
+/// of them in play) in a sequential phase, from a table by (width, side,
+/// phase) that holds both values.
+#[inline]
+fn didinga_meta(pos: &Position) -> (u64, u64) {
+    type Table = [[[(u64, u64); 3]; 2]; 17];
+    static TABLE: OnceLock<Table> = OnceLock::new();
+    let ph = pos.phase as usize;
+    if pos.stores != [0, 0] || pos.hist[0].0 != 0 || pos.hist[1].0 != 0 || ph >= 3 {
+        return meta_hashes(pos);
+    }
+    let t = TABLE.get_or_init(|| {
+        let mut t: Table = [[[(0, 0); 3]; 2]; 17];
+        for (w, by_side) in t.iter_mut().enumerate().skip(8) {
+            for (s, by_phase) in by_side.iter_mut().enumerate() {
+                for (ph, e) in by_phase.iter_mut().enumerate() {
+                    let side = [Side::A, Side::B][s];
+                    let phase = [Phase::Opening2, Phase::Opening1, Phase::Main][ph];
+                    let meta = |side, phase| {
+                        zobrist::meta(Variant::Didinga, w as u8, side, phase, [0, 0], [0, 0])
+                    };
+                    *e = (meta(side, phase), meta(side.other(), phase.next()));
+                }
+            }
+        }
+        t
+    });
+    t[pos.width as usize][pos.side.index()][ph]
+}
+
+/// `FACING[w & 15][p]`: the opponent's holes facing loop position `p` of
+/// a board `w` wide (16 as 0), front then back, as `geometry::facing`.
+static FACING: [[[u8; 2]; 32]; 16] = {
+    let mut t = [[[0u8; 2]; 32]; 16];
+    let mut i = 0;
+    while i < 16 {
+        let w = if i == 0 { 16 } else { i as u8 };
+        let mut p = 0u8;
+        while p < 2 * w {
+            let (f, b) = facing(p, w);
+            t[i][p as usize] = [f, b];
+            p += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// `COLUMNS[w & 15][p]`: every loop position of a board `w` wide (16 as
+/// 0) but `p` and the one in its column.
+static COLUMNS: [[u32; 32]; 16] = {
+    let mut t = [[0u32; 32]; 16];
+    let mut i = 0;
+    while i < 16 {
+        let w = if i == 0 { 16 } else { i };
+        let mut p = 0;
+        while p < 2 * w {
+            t[i][p] = !(1 << p | 1 << (2 * w - 1 - p));
+            p += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// The mover's loop during a turn, in loop order, one byte a hole
+/// ([`Ring16Flat`] for the 16 holes of an 8-wide board, [`RingWide`] for
+/// 18 to 32): a relay lap is word adds from a table by (lifted hole,
+/// hand), and its hash change is read from a table by the same pair.
+trait Flat: Copy + Eq {
+    /// The loop length this type is made for; 0 for any.
+    const LEN: usize;
+    /// What relay laps do, by (lifted hole, hand), for one player's loop.
+    type Laps: 'static;
+    fn load(l: &Loop, len: u8) -> Self;
+    /// Write the holes into `l`, whose holes past the loop are empty.
+    fn store_into(&self, l: &mut Loop);
+    fn get(&self, h: usize) -> u8;
+    /// Put `n` more counters in hole `h`.
+    fn add(&mut self, h: usize, n: u8);
+    /// Lift the `v` counters of hole `l` and sow them from the next hole;
+    /// returns the hole of the last drop and the board hash's change (as
+    /// [`relay_keys`]).
+    fn relay(&mut self, laps: &Self::Laps, l: usize, v: usize) -> (usize, u64);
+    /// Occupied holes and holes with two or more.
+    fn masks(&self) -> (u32, u32);
+    fn laps(side: usize, len: u8) -> &'static Self::Laps;
+}
+
+/// A relay lap of a 16-hole loop: the words added, the hash's change and
+/// the hole of the last drop, together so that one index finds them.
+#[derive(Copy, Clone)]
+struct Lap16 {
+    delta: [u64; 2],
+    key: u64,
+    last: u64,
+}
+
+impl Flat for Ring16Flat {
+    const LEN: usize = 16;
+    /// By lifted hole and hand, `l << 7 | v` (128 columns: an 8-wide
+    /// board holds 64 counters).
+    type Laps = [Lap16; 2048];
+    #[inline(always)]
+    fn load(l: &Loop, _len: u8) -> Self {
+        Ring16Flat::load(l)
+    }
+    #[inline(always)]
+    fn store_into(&self, l: &mut Loop) {
+        Ring16Flat::store_into(self, l)
+    }
+    #[inline(always)]
+    fn get(&self, h: usize) -> u8 {
+        Ring16Flat::get(self, h)
+    }
+    #[inline(always)]
+    fn add(&mut self, h: usize, n: u8) {
+        Ring16Flat::add(self, h, n)
+    }
+    #[inline(always)]
+    fn relay(&mut self, laps: &Self::Laps, l: usize, v: usize) -> (usize, u64) {
+        let e = &laps[(l << 7 | v) & 2047];
+        self.add_words(&e.delta);
+        (e.last as usize, e.key)
+    }
+    #[inline(always)]
+    fn masks(&self) -> (u32, u32) {
+        Ring16Flat::masks(self)
+    }
+    /// Built once from `relay_keys`, without the heap.
+    fn laps(side: usize, _len: u8) -> &'static Self::Laps {
+        type Table = [[Lap16; 2048]; 2];
+        static TABLE: OnceLock<Table> = OnceLock::new();
+        let t = TABLE.get_or_init(|| {
+            let blank = Lap16 {
+                delta: [0; 2],
+                key: 0,
+                last: 0,
+            };
+            let mut t: Table = [[blank; 2048]; 2];
+            for (s, side) in t.iter_mut().enumerate() {
+                let keys = relay_keys(s, 16);
+                for (i, e) in side.iter_mut().enumerate() {
+                    let (l, v) = (i >> 7, i & 127);
+                    *e = Lap16 {
+                        delta: Ring16Flat::relay_delta(l, v),
+                        key: keys[l][v],
+                        last: ((l + v) % 16) as u64,
+                    };
+                }
+            }
+            t
+        });
+        &t[side]
+    }
+}
+
+/// A relay lap of a loop of 18 to 32 holes, as [`Lap16`].
+#[derive(Copy, Clone)]
+struct LapWide {
+    delta: [u64; 4],
+    key: u64,
+    last: u64,
+}
+
+/// Columns of the wide lap tables: hands 0 to [`MAX_HAND`].
+const WIDE_COLS: usize = MAX_HAND + 1;
+
+impl Flat for RingWide {
+    const LEN: usize = 0;
+    /// By lifted hole and hand, `l * WIDE_COLS + v`.
+    type Laps = [LapWide; 32 * WIDE_COLS];
+    #[inline(always)]
+    fn load(l: &Loop, _len: u8) -> Self {
+        RingWide::load(l)
+    }
+    #[inline(always)]
+    fn store_into(&self, l: &mut Loop) {
+        RingWide::store_into(self, l)
+    }
+    #[inline(always)]
+    fn get(&self, h: usize) -> u8 {
+        RingWide::get(self, h)
+    }
+    #[inline(always)]
+    fn add(&mut self, h: usize, n: u8) {
+        RingWide::add(self, h, n)
+    }
+    #[inline(always)]
+    fn relay(&mut self, laps: &Self::Laps, l: usize, v: usize) -> (usize, u64) {
+        let e = &laps[(l & 31) * WIDE_COLS + v];
+        self.add_words(&e.delta);
+        (e.last as usize, e.key)
+    }
+    #[inline(always)]
+    fn masks(&self) -> (u32, u32) {
+        RingWide::masks(self)
+    }
+    /// Built once per loop length and side, from `relay_keys`, without the
+    /// heap.
+    fn laps(side: usize, len: u8) -> &'static Self::Laps {
+        static TABLES: [[OnceLock<[LapWide; 32 * WIDE_COLS]>; 8]; 2] =
+            [const { [const { OnceLock::new() }; 8] }; 2];
+        TABLES[side][(len as usize - 18) / 2].get_or_init(|| {
+            let blank = LapWide {
+                delta: [0; 4],
+                key: 0,
+                last: 0,
+            };
+            let mut t = [blank; 32 * WIDE_COLS];
+            let keys = relay_keys(side, len);
+            for (l, row) in t.chunks_exact_mut(WIDE_COLS).enumerate().take(len as usize) {
+                for (v, e) in row.iter_mut().enumerate() {
+                    *e = LapWide {
+                        delta: RingWide::relay_delta(len, l as u8, v as u8),
+                        key: keys[l][v],
+                        last: ((l + v) % len as usize) as u64,
+                    };
+                }
+            }
+            t
+        })
+    }
+}
+
+/// A turn in progress: the mover's loop, the hash and what captures have
+/// changed.
 #[derive(Copy, Clone)]
 struct Turn<R> {
     mine: R,
@@ -143,20 +370,20 @@ struct Turn<R> {
     /// The mover's capturing holes: front row, back row (as `capture_sets`).
     caps: (u32, u32),
     /// The hole of the last drop, and the count there.
-    last: u8,
-    v: u8,
-    origin: u8,
+    last: usize,
+    v: usize,
+    origin: usize,
+    /// Tracked only where it matters for the laps (the opening) and in
+    /// [`Env::replay`].
     front_reached: bool,
-    /// Whether the next lap is a capture.
-    capture: bool,
 }
 
-impl<R: Ring> Turn<R> {
+impl<R: Flat> Turn<R> {
     /// What Brent's algorithm compares: the general generator's
     /// `Turn::same_state`, less the fields that never change in Didinga
     /// (the capture sets follow from the opponent's holes).
     #[inline]
-    fn state(&self) -> (u64, R, u32, u8, u8, bool) {
+    fn state(&self) -> (u64, R, u32, usize, usize, bool) {
         (
             self.hash,
             self.mine,
@@ -170,26 +397,27 @@ impl<R: Ring> Turn<R> {
 
 /// What a lap needs besides the turn: the opponent's loop, the hash tables
 /// of the mover's loop, the geometry.
-struct Env<'a, R> {
+struct Env<R: Flat> {
     /// The mover's loop, the hash and the opponent's holes at the start of
     /// every turn, and the mover's capturing holes (as `capture_sets`).
     mine: R,
     hash: u64,
     opp_occ: u32,
     caps: (u32, u32),
-    theirs: &'a Loop,
+    /// The opponent's counts, one byte a hole.
+    theirs: [u8; 32],
     keys_opp: &'static [u64; 32],
-    run_keys: &'static [u64; 256],
-    relay_keys: &'static [[u64; 256]; 32],
+    keys_mine: &'static [u64; 32],
+    laps: &'static R::Laps,
     /// The mover's front row, by loop position.
     front: u64,
     w: u8,
-    len: u8,
+    len: usize,
 }
 
-impl<R: Ring> Env<'_, R> {
+impl<R: Flat> Env<R> {
     #[inline(always)]
-    fn wrap(&self, x: u8) -> u8 {
+    fn wrap(&self, x: usize) -> usize {
         if x >= self.len {
             x - self.len
         } else {
@@ -197,15 +425,9 @@ impl<R: Ring> Env<'_, R> {
         }
     }
 
-    /// The keys of `hand` counters sown from `first` (which may be `len`).
-    #[inline(always)]
-    fn sown(&self, first: u8, hand: u8) -> u64 {
-        self.run_keys[first.wrapping_add(hand) as usize].wrapping_sub(self.run_keys[first as usize])
-    }
-
     /// Whether `hand` counters sown from `first` reach the front row.
     #[inline(always)]
-    fn reaches_front(&self, first: u8, hand: u8) -> bool {
+    fn reaches_front(&self, first: usize, hand: usize) -> bool {
         let run = if hand >= self.len {
             u64::MAX
         } else {
@@ -214,99 +436,104 @@ impl<R: Ring> Env<'_, R> {
         (run | run >> self.len) & self.front != 0
     }
 
-    /// One lap of a turn; returns the counters it sowed.
+    /// Whether the next lap captures (the last drop is in an occupied hole
+    /// of the capturing set).
     #[inline(always)]
-    fn lap(&self, t: &mut Turn<R>) -> u32 {
-        let (w, len) = (self.w, self.len);
-        let last = t.last;
-        if t.capture {
-            let (of, ob) = facing(last, w);
-            // Both are occupied, so they still hold what they held at
-            // the start of the turn.
-            let fr = self.theirs.get(of);
-            let bk = self.theirs.get(ob);
-            t.opp_occ &= !(1 << of | 1 << ob);
-            // Both holes of this column are empty now: neither of the
-            // mover's holes facing them captures any more.
-            let column = !(1 << last | 1 << (len - 1 - last));
-            t.caps.0 &= column;
-            t.caps.1 &= column;
-            // The increment is sown from the hole after the origin, which is kept.
-            let first = self.wrap(t.origin + 1);
-            let hand = fr + bk;
-            let l = t.mine.last_of(first, hand, len);
-            t.mine.sow(first, hand, last, l, len);
-            t.last = l;
-            t.hash = t
-                .hash
-                .wrapping_sub((fr as u64).wrapping_mul(self.keys_opp[of as usize]))
-                .wrapping_sub((bk as u64).wrapping_mul(self.keys_opp[ob as usize]))
-                .wrapping_add(self.sown(first, hand));
-            if !t.front_reached {
-                t.front_reached = self.reaches_front(first, hand);
-            }
-            hand as u32
-        } else {
-            // A relay: lift the hole of the cursor and sow on from the next.
-            let v = t.v;
-            t.origin = last;
-            let l = t.mine.last_of(last + 1, v, len);
-            t.mine.lift_relay(v, last, l, len);
-            t.hash = t
-                .hash
-                .wrapping_add(self.relay_keys[(last & 31) as usize][v as usize]);
-            if !t.front_reached {
-                t.front_reached = self.reaches_front(self.wrap(last + 1), v);
-            }
-            t.last = l;
-            v as u32
-        }
-    }
-
-    /// After a lap that does not end the turn: the count of the last hole,
-    /// and whether the next lap captures there.
-    #[inline(always)]
-    fn look<const OPEN: bool>(&self, t: &mut Turn<R>) {
-        t.v = t.mine.cur(t.last, self.len);
+    fn captures<const OPEN: bool>(&self, t: &Turn<R>) -> bool {
         let caps = if OPEN && !t.front_reached {
             t.caps.0 | t.caps.1
         } else {
             t.caps.0
         };
-        t.capture = caps >> t.last & 1 != 0;
+        caps >> t.last & 1 != 0
+    }
+
+    /// One lap of a turn, which does not end it; returns the counters it
+    /// sowed. `TRACK`: keep `front_reached`.
+    #[inline(always)]
+    fn lap<const TRACK: bool>(&self, t: &mut Turn<R>, capture: bool) -> usize {
+        let last = t.last;
+        if capture {
+            let [of, ob] = FACING[self.w as usize & 15][last & 31];
+            let (of, ob) = (of as usize, ob as usize);
+            // Both are occupied, so they still hold what they held at
+            // the start of the turn.
+            let fr = self.theirs[of & 31];
+            let bk = self.theirs[ob & 31];
+            t.opp_occ &= !(1 << of | 1 << ob);
+            // Both holes of this column are empty now: neither of the
+            // mover's holes facing them captures any more.
+            let column = COLUMNS[self.w as usize & 15][last & 31];
+            t.caps.0 &= column;
+            t.caps.1 &= column;
+            // The increment is sown from the hole after the origin, which
+            // is kept: a relay from the origin holding the increment too.
+            let o = t.origin;
+            let hand = fr + bk;
+            t.mine.add(o, hand);
+            let (l, key) = t.mine.relay(self.laps, o, hand as usize);
+            t.last = l;
+            t.hash = t
+                .hash
+                .wrapping_sub((fr as u64).wrapping_mul(self.keys_opp[of & 31]))
+                .wrapping_sub((bk as u64).wrapping_mul(self.keys_opp[ob & 31]))
+                .wrapping_add(key)
+                .wrapping_add((hand as u64).wrapping_mul(self.keys_mine[o & 31]));
+            if TRACK && !t.front_reached {
+                t.front_reached = self.reaches_front(self.wrap(o + 1), hand as usize);
+            }
+            hand as usize
+        } else {
+            // A relay: lift the hole of the last drop and sow on from the next.
+            let v = t.v;
+            t.origin = last;
+            let (l, key) = t.mine.relay(self.laps, last, v);
+            t.last = l;
+            t.hash = t.hash.wrapping_add(key);
+            if TRACK && !t.front_reached {
+                t.front_reached = self.reaches_front(self.wrap(last + 1), v);
+            }
+            v
+        }
     }
 
     /// The turn that lifts hole `h`, before its first lap, which lifts `h`
     /// and sows on like a relay from it.
     #[inline(always)]
-    fn start(&self, h: u8) -> Turn<R> {
-        let mut mine = self.mine;
-        mine.seek(0, h);
+    fn start(&self, h: usize) -> Turn<R> {
         Turn {
-            v: mine.cur(h, self.len),
-            mine,
+            v: self.mine.get(h) as usize,
+            mine: self.mine,
             hash: self.hash,
             opp_occ: self.opp_occ,
             caps: self.caps,
             last: h,
             origin: h,
             front_reached: false,
-            capture: false,
         }
     }
 
-    /// The turn from hole `h` after `laps` laps (that do not end it): the
-    /// state of a Brent checkpoint, run again when a lap's hash equals its
-    /// hash.
-    #[cold]
-    #[inline(never)]
-    fn replay<const OPEN: bool>(&self, h: u8, laps: u32) -> Turn<R> {
+    /// The turn from hole `h` after `laps` laps (that do not end it), with
+    /// `front_reached` kept.
+    #[inline(always)]
+    fn replay<const OPEN: bool>(&self, h: usize, laps: u32) -> Turn<R> {
         let mut t = self.start(h);
+        let mut capture = false;
         for _ in 0..laps {
-            self.lap(&mut t);
-            self.look::<OPEN>(&mut t);
+            self.lap::<true>(&mut t, capture);
+            t.v = t.mine.get(t.last) as usize;
+            capture = self.captures::<OPEN>(&t);
         }
         t
+    }
+
+    /// Whether the turn from hole `h` after `laps` laps is in the state of
+    /// its Brent checkpoint at lap `saved`: both run again from the start
+    /// (the laps between keep only the hash).
+    #[cold]
+    #[inline(never)]
+    fn at_checkpoint<const OPEN: bool>(&self, h: usize, saved: u32, laps: u32) -> bool {
+        self.replay::<OPEN>(h, saved).state() == self.replay::<OPEN>(h, laps).state()
     }
 }
 
@@ -315,36 +542,37 @@ impl<R: Ring> Env<'_, R> {
 /// Not inlined: each of the four is a function of its own (the sink inlined
 /// in it), so that the registers of one lap loop are not spent on another's.
 #[inline(never)]
-fn run<R: Ring, const OPEN: bool, F>(pos: &Position, budget: u32, mut sink: F) -> GenStats
+fn run<R: Flat, const OPEN: bool, F>(pos: &Position, budget: u32, mut sink: F) -> GenStats
 where
     F: FnMut(&Move, &Position, MoveInfo) -> bool,
 {
     let me = pos.side.index();
     let opp = 1 - me;
     let w = pos.width;
-    let len = if R::LEN == 0 { 2 * w } else { R::LEN };
+    let len = if R::LEN == 0 { 2 * w } else { R::LEN as u8 };
     let theirs = &pos.loops[opp];
-    let (meta0, meta) = meta_hashes(pos);
+    let (meta0, meta) = didinga_meta(pos);
     let env = Env {
         mine: R::load(&pos.loops[me], len),
         hash: pos.hash.wrapping_sub(meta0),
         opp_occ: pos.occupied[opp],
         caps: capture_sets(pos.occupied[opp], w),
-        theirs,
+        theirs: theirs.bytes(),
         keys_opp: &zobrist::HOLE[opp],
-        run_keys: run_keys(me, len),
-        relay_keys: relay_keys(me, len),
+        keys_mine: &zobrist::HOLE[me],
+        laps: R::laps(me, len),
         front: geometry::front_mask(w) as u64,
         w,
-        len,
+        len: len as usize,
     };
-    let wrap = |x: u8| env.wrap(x);
 
     // Everything but the board is the same for every child.
     let mut child = *pos;
     child.ply = pos.ply + 1;
     child.side = pos.side.other();
     child.phase = pos.phase.next();
+    // The opponent's holes as last written into `child`.
+    let mut written = pos.occupied[opp];
 
     let movable = pos.movable[me];
     let starts = if OPEN {
@@ -363,64 +591,74 @@ where
     while rot != 0 {
         let i = rot.trailing_zeros() as u8;
         rot &= rot - 1;
-        let h = wrap(i + shift);
+        let h = env.wrap((i + shift) as usize);
         let mut path = Move::empty(w == 8);
         // Driberg number: a (1) is loop position W-2.
         path.push(Token::Lift(i + 1));
 
         let mut t = env.start(h);
-        let mut laps = 0u32;
-        let mut drops = 0u32;
         let mut stop = false;
 
         // Brent: checkpoints are at laps 1, 2, 4, 8, ...; `saved` is the lap
-        // of the last one (0: none yet) and `saved_hash` its hash. Only the
-        // hash is kept: when a lap's hash equals it, the turn is run again
-        // from its start to the checkpoint for the whole state. `event` is
-        // the next lap count at which to save one or to cut the path at the
-        // budget.
-        let mut saved = 0u32;
-        let mut saved_hash = !env.hash;
-        let mut event = 1u32.min(cut_at);
-        loop {
-            drops += env.lap(&mut t);
-            laps += 1;
-            if t.hash == saved_hash
-                && saved != 0
-                && env.replay::<OPEN>(h, saved).state() == t.state()
-            {
-                stats.cut_cycle += 1;
-                break;
+        // of the last one and `saved_hash` its hash. Only the hash is kept:
+        // when a lap's hash equals it, the turn is run again from its start
+        // for the whole states. `event` is the next lap count at which to
+        // save one or to cut the path at the budget, and `left` the laps
+        // until then. The first lap lifts `h` (never a capture, no
+        // checkpoint before it) and its checkpoint is taken at once.
+        let mut drops = env.lap::<OPEN>(&mut t, false);
+        let laps = 'turn: {
+            if cut_at == 1 {
+                stats.cut_budget += 1;
+                break 'turn 1;
             }
-            if laps == event {
-                if laps == cut_at {
-                    stats.cut_budget += 1;
-                    break;
+            let mut saved = 1u32;
+            let mut saved_hash = t.hash;
+            let mut event = 2u32.min(cut_at);
+            let mut left = event - 1;
+            t.v = t.mine.get(t.last) as usize;
+            while t.v != 1 {
+                let capture = env.captures::<OPEN>(&t);
+                drops += env.lap::<OPEN>(&mut t, capture);
+                if t.hash == saved_hash && env.at_checkpoint::<OPEN>(h, saved, event - left + 1) {
+                    stats.cut_cycle += 1;
+                    break 'turn event - left + 1;
                 }
-                saved = laps;
-                saved_hash = t.hash;
-                event = laps.saturating_mul(2).min(cut_at);
+                left -= 1;
+                if left == 0 {
+                    if event == cut_at {
+                        stats.cut_budget += 1;
+                        break 'turn event;
+                    }
+                    saved = event;
+                    saved_hash = t.hash;
+                    event = (2 * event as u64).min(cut_at as u64) as u32;
+                    left = event - saved;
+                }
+                t.v = t.mine.get(t.last) as usize;
             }
-
-            env.look::<OPEN>(&mut t);
-            if t.v == 1 {
-                let (mine, last, opp_occ) = (t.mine, t.last, t.opp_occ);
-                child.loops[me] = mine.store(last);
-                child.loops[opp] = if opp_occ == pos.occupied[opp] {
-                    *theirs
-                } else {
-                    theirs.keep(opp_occ)
-                };
-                (child.occupied[me], child.movable[me]) = R::masks(&child.loops[me]);
+            let laps = event - left;
+            t.mine.store_into(&mut child.loops[me]);
+            if t.opp_occ != written {
+                written = t.opp_occ;
+                child.loops[opp] = theirs.keep(written);
                 // Captures only empty holes of the opponent.
-                child.occupied[opp] = opp_occ;
-                child.movable[opp] = pos.movable[opp] & opp_occ;
-                child.hash = t.hash.wrapping_add(meta);
-                stats.moves += 1;
-                stop = !sink(&path, &child, MoveInfo { laps, drops });
-                break;
+                child.occupied[opp] = written;
+                child.movable[opp] = pos.movable[opp] & written;
             }
-        }
+            (child.occupied[me], child.movable[me]) = t.mine.masks();
+            child.hash = t.hash.wrapping_add(meta);
+            stats.moves += 1;
+            stop = !sink(
+                &path,
+                &child,
+                MoveInfo {
+                    laps,
+                    drops: drops as u32,
+                },
+            );
+            laps
+        };
         // Cut paths count their laps too.
         stats.laps += laps as u64;
         stats.drops += drops as u64;
@@ -429,4 +667,79 @@ where
         }
     }
     stats
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The board-hash terms of a loop of `len` holes of `side`.
+    fn loop_hash(l: &Loop, side: usize, len: u8) -> u64 {
+        (0..len).fold(0u64, |a, i| {
+            a.wrapping_add((l.get(i) as u64).wrapping_mul(zobrist::HOLE[side][i as usize]))
+        })
+    }
+
+    /// One relay lap of `R` from hole `l` of `plain` against a plain
+    /// hole-by-hole sow: the loop after it, the hole of the last drop and
+    /// the hash's change.
+    fn check_relay<R: Flat>(plain: &Loop, side: usize, len: u8, l: usize) {
+        let v = plain.get(l as u8) as usize;
+        let mut ring = R::load(plain, len);
+        let (last, key) = ring.relay(R::laps(side, len), l, v);
+        let mut after = Loop::default();
+        ring.store_into(&mut after);
+
+        let mut sown = *plain;
+        sown.set(l as u8, 0);
+        let mut h = l as u8;
+        for _ in 0..v {
+            h = (h + 1) % len;
+            sown.set(h, sown.get(h) + 1);
+        }
+        assert_eq!(after, sown, "len {len} side {side} hole {l} hand {v}");
+        assert_eq!(last, h as usize, "len {len} hole {l} hand {v}");
+        assert_eq!(
+            key,
+            loop_hash(&sown, side, len).wrapping_sub(loop_hash(plain, side, len)),
+            "len {len} side {side} hole {l} hand {v}"
+        );
+        assert_eq!(ring.masks(), (sown.occupied(), sown.movable()));
+    }
+
+    /// The lap tables of both loop types, for every loop length, side,
+    /// lifted hole and hand a board allows (its `4 * len` counters), on
+    /// random boards.
+    #[test]
+    fn lap_tables_match_a_plain_sow() {
+        let mut x = 0x243f_6a88_85a3_08d3u64;
+        let mut next = move |m: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % m
+        };
+        for len in (16..=32u8).step_by(2) {
+            let total = 4 * len as usize;
+            for side in 0..2 {
+                for l in 0..len as usize {
+                    for v in 1..=total {
+                        let mut plain = Loop::default();
+                        plain.set(l as u8, v as u8);
+                        let mut room = total - v;
+                        for h in (0..len).filter(|&h| h as usize != l) {
+                            let c = (next(4) as usize).min(room);
+                            plain.set(h, c as u8);
+                            room -= c;
+                        }
+                        if len == 16 {
+                            check_relay::<Ring16Flat>(&plain, side, len, l);
+                        } else {
+                            check_relay::<RingWide>(&plain, side, len, l);
+                        }
+                    }
+                }
+            }
+        }
+    }
 }
