@@ -188,12 +188,13 @@ fn key_index(k: u64) -> usize {
 }
 
 /// Puts the `n`-th child of the move order at `order[n]`, given that
-/// `order[..n]` holds the first `n` in order: the first picks are
-/// selected one at a time, since a cut-off often comes before the rest are
-/// needed; at the fourth the remainder is sorted once.
+/// `order[..n]` holds the first `n` in order: the first is selected alone,
+/// since a cut-off often comes before the rest are needed; at the second
+/// the remainder is sorted once. (Selecting the first two or three one at a
+/// time cost more instructions in `choro bench`.)
 #[inline(always)]
 fn next_in_order(order: &mut [u64], n: usize) {
-    const SELECT: usize = 3;
+    const SELECT: usize = 1;
     if n < SELECT {
         let rest = &mut order[n..];
         let mut best = 0;

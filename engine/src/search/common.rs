@@ -113,13 +113,20 @@ fn push_new(buf: &mut Vec<Child>, hashes: &mut Vec<u64>, seen: &mut u64, m: &Mov
         buf.reserve(1);
         let n = buf.len();
         // SAFETY: the spare capacity holds slot `n`; both fields are
-        // written (a copy each, which the compiler makes in place, where a
-        // whole `Child` pushed is a call of `memcpy`) before the length
-        // counts the slot.
+        // written before the length counts the slot. The position is copied
+        // as bytes in two parts of at most 128, each of which the compiler
+        // copies in place (a copy of the whole is a call of `memcpy`); the
+        // parts cover it exactly, and a `Position` is `Copy`, so its bytes
+        // are a valid position.
         unsafe {
             let slot = buf.as_mut_ptr().add(n);
             std::ptr::addr_of_mut!((*slot).mv).write(*m);
-            std::ptr::addr_of_mut!((*slot).pos).write(*p);
+            let src = (p as *const Position).cast::<u8>();
+            let dst = std::ptr::addr_of_mut!((*slot).pos).cast::<u8>();
+            const SIZE: usize = std::mem::size_of::<Position>();
+            const HEAD: usize = if SIZE > 128 { 128 } else { SIZE };
+            std::ptr::copy_nonoverlapping(src, dst, HEAD);
+            std::ptr::copy_nonoverlapping(src.add(HEAD), dst.add(HEAD), SIZE - HEAD);
             buf.set_len(n + 1);
         }
     }
