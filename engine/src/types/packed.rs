@@ -465,6 +465,86 @@ impl Ring for Ring16 {
     }
 }
 
+/// `LOOP16_RELAY[k][256 * l + v]`: what lifting the `v` counters of hole
+/// `l` of a 16-hole loop in loop order and sowing them from the next hole
+/// adds to its word `k` (holes `8k..8k+8`), each word on its own with
+/// wrapping (no byte of the sum leaves 0..=255, so no carry or borrow
+/// crosses a byte or a word). A column for every `u8`, so that a count
+/// indexes it without a test (an 8-wide board holds at most 64 counters);
+/// the index is that of Didinga's relay-hash table flattened.
+static LOOP16_RELAY: [[u64; 4096]; 2] = {
+    let mut t = [[0u64; 4096]; 2];
+    let mut l = 0;
+    while l < 16 {
+        let mut v = 1;
+        while v < 256 {
+            let i = 256 * l + v;
+            let (mut lo, mut hi) = (t[0][i - 1], t[1][i - 1]);
+            let h = (l + v) % 16;
+            let one = 1u64 << (8 * (h % 8));
+            if h < 8 {
+                lo = lo.wrapping_add(one);
+            } else {
+                hi = hi.wrapping_add(one);
+            }
+            let one = 1u64 << (8 * (l % 8));
+            if l < 8 {
+                lo = lo.wrapping_sub(one);
+            } else {
+                hi = hi.wrapping_sub(one);
+            }
+            t[0][i] = lo;
+            t[1][i] = hi;
+            v += 1;
+        }
+        l += 1;
+    }
+    t
+};
+
+/// A 16-hole loop in loop order, one byte a hole, for a run of relays: the
+/// hole of the last drop is read by its index and a relay is two word adds
+/// from a table by (lifted hole, hand), with no rotation. The bytes are
+/// indexed by a variable, so they stay in memory (on the stack), where an
+/// add from the table is one instruction a word.
+#[derive(Copy, Clone)]
+pub(crate) struct Loop16([u8; 16]);
+
+impl Loop16 {
+    /// The loop of `r`, whose cursor is at `at`.
+    #[inline(always)]
+    pub(crate) fn from_ring(r: Ring16, at: u8) -> Loop16 {
+        Loop16(r.0.rotate_left(8 * (at & 15) as u32).to_le_bytes())
+    }
+
+    /// The loop as a [`Ring16`] with its cursor at `at`.
+    #[inline(always)]
+    pub(crate) fn ring(&self, at: u8) -> Ring16 {
+        Ring16(u128::from_le_bytes(self.0).rotate_right(8 * (at & 15) as u32))
+    }
+
+    /// Count of hole `h` (taken modulo 16).
+    #[inline(always)]
+    pub(crate) fn get(&self, h: usize) -> u8 {
+        self.0[h & 15]
+    }
+
+    /// Lift the `v` counters of hole `l` (taken modulo 16) and sow them
+    /// from the next hole round the loop.
+    #[inline(always)]
+    pub(crate) fn relay(&mut self, l: usize, v: u8) {
+        let i = (l & 15) << 8 | v as usize;
+        let d = [LOOP16_RELAY[0][i], LOOP16_RELAY[1][i]];
+        let (lo, hi) = self.0.split_at_mut(8);
+        let w = |b: &mut [u8], d: u64| {
+            let x = u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]);
+            b.copy_from_slice(&x.wrapping_add(d).to_le_bytes());
+        };
+        w(lo, d[0]);
+        w(hi, d[1]);
+    }
+}
+
 /// A loop of 18 to 32 holes (boards 9 to 16 wide) for the Didinga
 /// generator, in loop order, one byte a hole: reading or emptying the hole
 /// of the cursor is one byte access, and a relay lap is four word adds from
@@ -748,6 +828,55 @@ mod tests {
                 assert_eq!(Ring16::masks(&stored), (plain.occupied(), plain.movable()));
                 if plain.total() > 100 {
                     break;
+                }
+            }
+        }
+    }
+
+    /// `Loop16`'s relay against a plain byte loop, and its round trip with
+    /// `Ring16`.
+    #[test]
+    fn loop16_matches_a_plain_loop() {
+        let mut next = xorshift(0x2545_f491);
+        for _ in 0..300 {
+            let mut plain = [0u8; 16];
+            for c in plain.iter_mut() {
+                *c = next(5) as u8;
+            }
+            let at = next(16) as u8;
+            let ring = Ring16::load(&Loop::from_low16(u128::from_le_bytes(plain)), 16);
+            let mut ring = {
+                let mut r = ring;
+                r.seek(0, at);
+                r
+            };
+            let mut b = Loop16::from_ring(ring, at);
+            assert_eq!(b.0, plain);
+            let mut l = at;
+            for _ in 0..40 {
+                assert_eq!(b.get(l as usize), plain[l as usize]);
+                let v = plain[l as usize];
+                if v == 0 || plain.iter().map(|&c| c as u32).sum::<u32>() > 127 {
+                    break;
+                }
+                plain[l as usize] = 0;
+                for i in 1..=v as usize {
+                    plain[(l as usize + i) % 16] += 1;
+                }
+                b.relay(l as usize, v);
+                ring.clear_cur(l, 16);
+                ring.relay(v, l, 0, 16);
+                l = (l + v) % 16;
+                assert_eq!(b.0, plain, "relay of {v} from {l}");
+                assert!(b.ring(l) == ring);
+                assert!(Loop16::from_ring(b.ring(l), l).0 == plain);
+                if next(4) == 0 {
+                    // Carries: a hole filled to the top of a word's byte.
+                    let h = next(16) as usize;
+                    let add = (100 - plain.iter().map(|&c| c as u32).sum::<u32>().min(100)) as u8;
+                    plain[h] += add;
+                    b.0[h] += add;
+                    ring = b.ring(l);
                 }
             }
         }

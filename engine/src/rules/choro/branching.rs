@@ -19,7 +19,7 @@ use crate::rules::sower::{state_key, LapKind, NONE};
 use crate::rules::{acholi, lango, GenStats, MoveInfo};
 use crate::types::geometry::{self, facing};
 use crate::types::moves::{Move, Token, MAX_TOKENS};
-use crate::types::packed::{Loop, Ring, Ring16};
+use crate::types::packed::{Loop, Loop16, Ring, Ring16};
 use crate::types::{Dir, Variant};
 use std::mem::MaybeUninit;
 
@@ -482,28 +482,38 @@ where
     }
 
     /// Run the turn from lap end `entry` until it ends, is cut, or
-    /// branches. Relays run here; captures and laps ending on a clockwise
-    /// hole go to [`Self::branch`].
+    /// branches. Captures and laps ending on a clockwise hole go to
+    /// [`Self::branch`], with the state in `s`; the relays between them run
+    /// on locals (the ring, the hash, the last hole and the origin, the
+    /// drops, the front-row flag), written back into `s` only where the
+    /// stretch leaves them: a lap end at a capturing or clockwise hole, a
+    /// Brent hash match, a cut, the turn's end. Every step is one lap of the
+    /// turn, so its lap count is `entry.laps` plus the steps.
     fn run(&mut self, entry: State) {
         if self.stop {
             return;
         }
-        let (budget, relay_keys) = (self.budget, self.relay_keys);
+        let relay_keys = self.relay_keys;
+        // The budget cuts at the top of the step where the turn's laps pass
+        // it: after `cut_at` steps.
+        let cut_at = self.budget.saturating_add(1).saturating_sub(entry.laps);
         let mut s = entry;
+        if cut_at == 0 {
+            self.stats.cut_budget += 1;
+            return;
+        }
         let mut exits = Self::exits(&s);
         // Brent: the checkpoint is the state after `saved` steps of this
         // stretch (0: its start), of which only the hash is kept; the next
-        // one is taken after `event` steps (1, 3, 7, 15, ...).
+        // one is taken after `event` steps (1, 3, 7, 15, ...), or the
+        // budget cuts there. `left` counts the steps down to `event`.
         let (mut saved, mut saved_hash, mut event) = (0u32, s.hash, 1u32);
-        let mut step = 0u32;
-        loop {
-            if s.laps > budget {
-                self.stats.cut_budget += 1;
-                break;
-            }
+        let mut left = 1u32;
+        'step: loop {
+            // The top of a step, with the state in `s`.
             let v = s.at_last();
             if v == 1 {
-                self.emit(&s);
+                self.emit(s.mine, s.last, s.hash, s.opp_occ, s.laps, s.drops);
                 break;
             }
             if exits >> s.last & 1 != 0 {
@@ -511,21 +521,105 @@ where
                     break;
                 }
                 exits = Self::exits(&s);
-            } else {
-                s.relay(relay_keys, v);
-                if !LANGO && OPEN {
-                    exits = Self::exits(&s);
+                left -= 1;
+                if s.hash == saved_hash && self.replay(&entry, saved).same_state(&s) {
+                    self.stats.cut_cycle += 1;
+                    break;
                 }
+                if left == 0 {
+                    let step = event;
+                    if step == cut_at {
+                        self.stats.cut_budget += 1;
+                        break;
+                    }
+                    saved = step;
+                    saved_hash = s.hash;
+                    event = (2 * step + 1).min(cut_at);
+                    left = event - step;
+                }
+                continue;
             }
-            step += 1;
-            if s.hash == saved_hash && self.replay(&entry, saved).same_state(&s) {
-                self.stats.cut_cycle += 1;
-                break;
-            }
-            if step == event {
-                saved = step;
-                saved_hash = s.hash;
-                event = 2 * step + 1;
+            // Relays, on locals, until a lap end leaves them: the ring in
+            // loop order (no rotation a lap), the hash, the last hole, the
+            // origin, the drops, the front-row flag.
+            let mut b = Loop16::from_ring(s.mine, s.last);
+            let (mut hash, mut last) = (s.hash, s.last as usize & 15);
+            let (mut drops, mut front) = (s.drops, s.front_reached);
+            let mut origin;
+            let mut v = v;
+            // `s` is the state at the current lap end again, after `step`
+            // steps of the stretch.
+            let sync = |s: &mut State,
+                        b: &Loop16,
+                        hash,
+                        last: usize,
+                        origin: usize,
+                        drops,
+                        front: bool,
+                        step| {
+                s.mine = b.ring(last as u8);
+                s.hash = hash;
+                s.last = last as u8;
+                s.origin = origin as u8;
+                s.drops = drops;
+                if front && !s.front_reached {
+                    s.front_reached = true;
+                    s.caps.1 = 0;
+                }
+                s.base = NONE;
+                s.kind = LapKind::Normal;
+                s.dir = Dir::Ccw;
+                s.laps = entry.laps + step;
+            };
+            loop {
+                b.relay(last, v);
+                hash = hash.wrapping_add(relay_keys.as_flattened()[(last & 15) << 8 | v as usize]);
+                if !front && reaches_front(next(last as u8), v) {
+                    front = true;
+                    if !LANGO && OPEN {
+                        // The back row no longer captures.
+                        exits = Self::exits(&State {
+                            caps: (s.caps.0, 0),
+                            ..s
+                        });
+                    }
+                }
+                origin = last;
+                last = (last + v as usize) & 15;
+                drops += v as u32;
+                left -= 1;
+                if hash == saved_hash {
+                    let step = event - left;
+                    sync(&mut s, &b, hash, last, origin, drops, front, step);
+                    if self.replay(&entry, saved).same_state(&s) {
+                        self.stats.cut_cycle += 1;
+                        break 'step;
+                    }
+                }
+                if left == 0 {
+                    let step = event;
+                    if step == cut_at {
+                        sync(&mut s, &b, hash, last, origin, drops, front, step);
+                        self.stats.cut_budget += 1;
+                        break 'step;
+                    }
+                    saved = step;
+                    saved_hash = hash;
+                    event = (2 * step + 1).min(cut_at);
+                    left = event - step;
+                }
+                v = b.get(last);
+                if v == 1 {
+                    let laps = entry.laps + event - left;
+                    self.emit(b.ring(last as u8), last as u8, hash, s.opp_occ, laps, drops);
+                    s.laps = laps;
+                    s.drops = drops;
+                    break 'step;
+                }
+                if exits >> last & 1 != 0 {
+                    sync(&mut s, &b, hash, last, origin, drops, front, event - left);
+                    continue 'step;
+                }
             }
         }
         self.stats.laps += (s.laps - entry.laps) as u64;
@@ -696,29 +790,28 @@ where
         self.depth -= 1;
     }
 
-    #[inline]
-    fn emit(&mut self, s: &State) {
+    /// The child of the turn that ends with ring `mine` (its cursor at
+    /// `last`), hash `hash` and the opponent's holes `opp_occ`, to the sink.
+    #[inline(always)]
+    fn emit(&mut self, mine: Ring16, last: u8, hash: u64, opp_occ: u32, laps: u32, drops: u32) {
         let (me, opp) = (self.pos.side.index(), 1 - self.pos.side.index());
         let pos = self.pos;
         let child = &mut self.child;
-        child.loops[me] = s.mine.store(s.last);
+        child.loops[me] = mine.store(last);
         (child.occupied[me], child.movable[me]) = Ring16::masks(&child.loops[me]);
         // Captures only empty the opponent's holes.
-        if s.opp_occ == pos.occupied[opp] {
+        if opp_occ == pos.occupied[opp] {
             child.loops[opp] = pos.loops[opp];
             child.occupied[opp] = pos.occupied[opp];
             child.movable[opp] = pos.movable[opp];
         } else {
-            child.loops[opp] = self.theirs.keep(s.opp_occ);
-            child.occupied[opp] = s.opp_occ;
-            child.movable[opp] = pos.movable[opp] & s.opp_occ;
+            child.loops[opp] = self.theirs.keep(opp_occ);
+            child.occupied[opp] = opp_occ;
+            child.movable[opp] = pos.movable[opp] & opp_occ;
         }
-        child.hash = s.hash.wrapping_add(self.child_meta);
+        child.hash = hash.wrapping_add(self.child_meta);
         self.stats.moves += 1;
-        let info = MoveInfo {
-            laps: s.laps,
-            drops: s.drops,
-        };
+        let info = MoveInfo { laps, drops };
         if !(self.sink)(&self.path, &self.child, info) {
             self.stop = true;
         }
