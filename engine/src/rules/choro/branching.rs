@@ -46,6 +46,29 @@ fn reaches_front(start: u8, hand: u8) -> bool {
     start as u32 + hand as u32 > W as u32
 }
 
+/// Whether a clockwise lap of the `v` counters of the mover's hole `l`
+/// would end in a capture, `count(h)` being the count of hole `h`, with the
+/// front row reached or not and the capture sets `caps` (front row, back
+/// row) of the state at that lap end.
+#[inline(always)]
+fn cw_captures(
+    l: u8,
+    v: u8,
+    count: impl Fn(u8) -> u8,
+    front_reached: bool,
+    caps: (u32, u32),
+) -> bool {
+    let (q, r) = (v >> 4, v & 15);
+    let last = if r > l { l + LEN - r } else { l - r };
+    let after = if r == 0 { q } else { count(last) + q + 1 };
+    if after < 2 {
+        return false;
+    }
+    let reached = front_reached || reaches_front(last, v);
+    let caps = caps.0 | if reached { 0 } else { caps.1 };
+    caps >> last & 1 != 0
+}
+
 /// The state of a turn at the end of a lap: the general generator's
 /// `sower::Turn` on a [`Ring16`], whose cursor is `last`, without the
 /// trace-only fields.
@@ -173,19 +196,13 @@ impl State {
     #[inline]
     fn cw_relay_captures(&self, v: u8) -> bool {
         let l = self.last;
-        let (q, r) = (v >> 4, v & 15);
-        let last = if r > l { l + LEN - r } else { l - r };
-        let after = if r == 0 {
-            q
-        } else {
-            self.mine.count(last, l, LEN) + q + 1
-        };
-        if after < 2 {
-            return false;
-        }
-        let reached = self.front_reached || reaches_front(last, v);
-        let caps = self.caps.0 | if reached { 0 } else { self.caps.1 };
-        caps >> last & 1 != 0
+        cw_captures(
+            l,
+            v,
+            |h| self.mine.count(h, l, LEN),
+            self.front_reached,
+            self.caps,
+        )
     }
 
     /// Empty the mover's hole `h`, returning its counters.
@@ -617,8 +634,21 @@ where
                     break 'step;
                 }
                 if exits >> last & 1 != 0 {
-                    sync(&mut s, &b, hash, last, origin, drops, front, event - left);
-                    continue 'step;
+                    // A capture, or a clockwise hole whose clockwise lap
+                    // captures, is `branch`'s; at a clockwise hole whose
+                    // lap would not capture, the turn relays on here, the
+                    // lap sown or not counting in the statistics (as
+                    // `branch` counts it).
+                    let caps = (s.caps.0, if front { 0 } else { s.caps.1 });
+                    let l = last as u8;
+                    if (caps.0 | caps.1) >> l & 1 != 0
+                        || cw_captures(l, v, |h| b.get(h as usize), front, caps)
+                    {
+                        sync(&mut s, &b, hash, last, origin, drops, front, event - left);
+                        continue 'step;
+                    }
+                    self.stats.drops += v as u64;
+                    self.stats.laps += 1;
                 }
             }
         }
