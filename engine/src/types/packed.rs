@@ -502,25 +502,32 @@ static LOOP16_RELAY: [[u64; 4096]; 2] = {
     t
 };
 
-/// A 16-hole loop in loop order, one byte a hole, for a run of relays: the
-/// hole of the last drop is read by its index and a relay is two word adds
-/// from a table by (lifted hole, hand), with no rotation. The bytes are
-/// indexed by a variable, so they stay in memory (on the stack), where an
-/// add from the table is one instruction a word.
-#[derive(Copy, Clone)]
+/// A 16-hole loop (8-wide boards) in loop order, one byte a hole, for the
+/// Lango and Acholi generator: a hole is read, emptied or filled by its
+/// index, and a relay is two word adds from a table by (lifted hole, hand),
+/// with no rotation. Where the bytes are indexed by a variable they stay in
+/// memory (on the stack), where an add from the table is one instruction a
+/// word.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub(crate) struct Loop16([u8; 16]);
 
 impl Loop16 {
-    /// The loop of `r`, whose cursor is at `at`.
+    /// The first 16 holes of `l`.
     #[inline(always)]
-    pub(crate) fn from_ring(r: Ring16, at: u8) -> Loop16 {
-        Loop16(r.0.rotate_left(8 * (at & 15) as u32).to_le_bytes())
+    pub(crate) fn load(l: &Loop) -> Loop16 {
+        Loop16(l.low16().to_le_bytes())
     }
 
-    /// The loop as a [`Ring16`] with its cursor at `at`.
+    /// Back to a [`Loop`].
     #[inline(always)]
-    pub(crate) fn ring(&self, at: u8) -> Ring16 {
-        Ring16(u128::from_le_bytes(self.0).rotate_right(8 * (at & 15) as u32))
+    pub(crate) fn store(&self) -> Loop {
+        Loop::from_low16(u128::from_le_bytes(self.0))
+    }
+
+    /// Occupied holes and holes with two or more.
+    #[inline(always)]
+    pub(crate) fn masks(&self) -> (u32, u32) {
+        masks_low16(u128::from_le_bytes(self.0))
     }
 
     /// Count of hole `h` (taken modulo 16).
@@ -529,19 +536,44 @@ impl Loop16 {
         self.0[h & 15]
     }
 
+    /// Set hole `h` (modulo 16) to `n`.
+    #[inline(always)]
+    pub(crate) fn set(&mut self, h: usize, n: u8) {
+        self.0[h & 15] = n;
+    }
+
+    /// Add `w` to the two words (each on its own, wrapping).
+    #[inline(always)]
+    fn add(&mut self, lo: u64, hi: u64) {
+        let (a, b) = self.0.split_at_mut(8);
+        let w = |b: &mut [u8], d: u64| {
+            let x = u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]);
+            b.copy_from_slice(&x.wrapping_add(d).to_le_bytes());
+        };
+        w(a, lo);
+        w(b, hi);
+    }
+
     /// Lift the `v` counters of hole `l` (taken modulo 16) and sow them
     /// from the next hole round the loop.
     #[inline(always)]
     pub(crate) fn relay(&mut self, l: usize, v: u8) {
         let i = (l & 15) << 8 | v as usize;
-        let d = [LOOP16_RELAY[0][i], LOOP16_RELAY[1][i]];
-        let (lo, hi) = self.0.split_at_mut(8);
-        let w = |b: &mut [u8], d: u64| {
-            let x = u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]);
-            b.copy_from_slice(&x.wrapping_add(d).to_le_bytes());
-        };
-        w(lo, d[0]);
-        w(hi, d[1]);
+        self.add(LOOP16_RELAY[0][i], LOOP16_RELAY[1][i]);
+    }
+
+    /// Sow `hand` counters from hole `first` (modulo 16) round the loop:
+    /// a relay of `hand` from the hole before it, which keeps its counters.
+    #[inline(always)]
+    pub(crate) fn sow(&mut self, first: usize, hand: u8) {
+        let before = first.wrapping_sub(1) & 15;
+        let i = before << 8 | hand as usize;
+        let back = (hand as u64) << (8 * (before & 7));
+        let (lo, hi) = if before < 8 { (back, 0) } else { (0, back) };
+        self.add(
+            LOOP16_RELAY[0][i].wrapping_add(lo),
+            LOOP16_RELAY[1][i].wrapping_add(hi),
+        );
     }
 }
 
@@ -833,8 +865,8 @@ mod tests {
         }
     }
 
-    /// `Loop16`'s relay against a plain byte loop, and its round trip with
-    /// `Ring16`.
+    /// `Loop16`'s relays and sowings against a plain byte loop, and its
+    /// round trip with `Loop` and masks.
     #[test]
     fn loop16_matches_a_plain_loop() {
         let mut next = xorshift(0x2545_f491);
@@ -843,40 +875,46 @@ mod tests {
             for c in plain.iter_mut() {
                 *c = next(5) as u8;
             }
-            let at = next(16) as u8;
-            let ring = Ring16::load(&Loop::from_low16(u128::from_le_bytes(plain)), 16);
-            let mut ring = {
-                let mut r = ring;
-                r.seek(0, at);
-                r
-            };
-            let mut b = Loop16::from_ring(ring, at);
-            assert_eq!(b.0, plain);
-            let mut l = at;
+            let loaded = Loop::from_low16(u128::from_le_bytes(plain));
+            let mut b = Loop16::load(&loaded);
+            assert_eq!(b.store(), loaded);
+            let mut l = next(16) as usize;
             for _ in 0..40 {
-                assert_eq!(b.get(l as usize), plain[l as usize]);
-                let v = plain[l as usize];
-                if v == 0 || plain.iter().map(|&c| c as u32).sum::<u32>() > 127 {
+                assert_eq!(b.get(l), plain[l]);
+                let total = plain.iter().map(|&c| c as u32).sum::<u32>();
+                if total > 127 {
                     break;
                 }
-                plain[l as usize] = 0;
-                for i in 1..=v as usize {
-                    plain[(l as usize + i) % 16] += 1;
+                if next(3) == 0 {
+                    // A sowing of `hand` from `first`, its hole kept.
+                    let first = next(16) as usize;
+                    let hand = 1 + next(40) as u8;
+                    for i in 0..hand as usize {
+                        plain[(first + i) % 16] += 1;
+                    }
+                    b.sow(first, hand);
+                    l = (first + hand as usize - 1) % 16;
+                } else {
+                    let v = plain[l];
+                    if v == 0 {
+                        break;
+                    }
+                    plain[l] = 0;
+                    for i in 1..=v as usize {
+                        plain[(l + i) % 16] += 1;
+                    }
+                    b.relay(l, v);
+                    l = (l + v as usize) % 16;
                 }
-                b.relay(l as usize, v);
-                ring.clear_cur(l, 16);
-                ring.relay(v, l, 0, 16);
-                l = (l + v) % 16;
-                assert_eq!(b.0, plain, "relay of {v} from {l}");
-                assert!(b.ring(l) == ring);
-                assert!(Loop16::from_ring(b.ring(l), l).0 == plain);
+                assert_eq!(b.0, plain);
+                let stored = b.store();
+                assert_eq!(b.masks(), (stored.occupied(), stored.movable()));
                 if next(4) == 0 {
-                    // Carries: a hole filled to the top of a word's byte.
+                    // Carries: a hole filled near the top of its byte.
                     let h = next(16) as usize;
-                    let add = (100 - plain.iter().map(|&c| c as u32).sum::<u32>().min(100)) as u8;
-                    plain[h] += add;
-                    b.0[h] += add;
-                    ring = b.ring(l);
+                    let room = 100u32.saturating_sub(total) as u8;
+                    plain[h] += room;
+                    b.set(h, b.get(h) + room);
                 }
             }
         }

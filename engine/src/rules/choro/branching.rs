@@ -2,16 +2,17 @@
 //! branch at decision points (clockwise options, Acholi's leaves, Lango's
 //! start captures), so it walks a tree of paths, but between decisions a
 //! turn runs alone, as a Didinga turn does: the lap state (the mover's loop
-//! as one rotated `u128`, the hash, the last hole and the origin, the lap
-//! and drop counts) stays in the locals of one loop, where a relay is a
-//! table add, a rotation and a table read for its hash, and the decision
-//! state (base, kind, direction, capture sets, the opponent's holes) is
-//! written only where a capture or a clockwise hole leaves that loop. A
-//! Brent checkpoint keeps the hash and the step alone; the whole state is
-//! found again by running the stretch from its start when a lap's hash
-//! equals it. It lists the same moves, in the same order, with the same
-//! children and statistics as the general generator (`ChoroGen`, the
-//! reference its test compares it with).
+//! in loop order as a [`Loop16`], the hash, the last hole and the origin,
+//! the drops, the front-row flag) stays in the locals of one loop, where a
+//! relay is two word adds and one hash add from tables by (lifted hole,
+//! hand), and the decision state (base, kind, direction, capture sets, the
+//! opponent's holes) is written only where a capture or a clockwise hole
+//! whose clockwise lap captures leaves that loop. A Brent checkpoint keeps
+//! the hash and the step alone; the whole state is found again by running
+//! the stretch from its start when a lap's hash equals it. It lists the
+//! same moves, in the same order, with the same children and statistics as
+//! the general generator (`ChoroGen`, the reference its test compares it
+//! with).
 
 use super::didinga::{capture_sets, meta_hashes, relay_keys, run_keys};
 use crate::board::{zobrist, Position};
@@ -19,7 +20,7 @@ use crate::rules::sower::{state_key, LapKind, NONE};
 use crate::rules::{acholi, lango, GenStats, MoveInfo};
 use crate::types::geometry::{self, facing};
 use crate::types::moves::{Move, Token, MAX_TOKENS};
-use crate::types::packed::{Loop, Loop16, Ring, Ring16};
+use crate::types::packed::{Loop, Loop16};
 use crate::types::{Dir, Variant};
 use std::mem::MaybeUninit;
 
@@ -70,11 +71,11 @@ fn cw_captures(
 }
 
 /// The state of a turn at the end of a lap: the general generator's
-/// `sower::Turn` on a [`Ring16`], whose cursor is `last`, without the
-/// trace-only fields.
+/// `sower::Turn` on a [`Loop16`] (the mover's loop in loop order), without
+/// the trace-only fields.
 #[derive(Copy, Clone)]
 struct State {
-    mine: Ring16,
+    mine: Loop16,
     hash: u64,
     /// The opponent's holes still holding what they held at the turn's start.
     opp_occ: u32,
@@ -104,8 +105,7 @@ impl State {
         )
     }
 
-    /// `sower::Turn::same_state`: the rotated loops are equal exactly when
-    /// the loops are, the cursors being equal.
+    /// `sower::Turn::same_state`.
     #[inline]
     fn same_state(&self, o: &State) -> bool {
         self.hash == o.hash
@@ -121,7 +121,7 @@ impl State {
 
     #[inline(always)]
     fn at_last(&self) -> u8 {
-        self.mine.cur(self.last, LEN)
+        self.mine.get(self.last as usize)
     }
 
     #[inline(always)]
@@ -146,12 +146,11 @@ impl State {
     /// them counter-clockwise from the next hole.
     #[inline(always)]
     fn relay(&mut self, relay_keys: &[[u64; 256]; 32], v: u8) {
-        let l = self.last;
-        self.mine.clear_cur(l, LEN);
-        self.mine.relay(v, l, 0, LEN);
+        let l = self.last & 15;
+        self.mine.relay(l as usize, v);
         self.hash = self
             .hash
-            .wrapping_add(relay_keys[(l & 31) as usize][v as usize]);
+            .wrapping_add(relay_keys.as_flattened()[(l as usize) << 8 | v as usize]);
         self.reach(next(l), v);
         self.last = l.wrapping_add(v) & 15;
         self.origin = l;
@@ -166,21 +165,15 @@ impl State {
     #[inline(always)]
     fn lap(&mut self, run_keys: &[u64; 256], first: u8, hand: u8, dir: Dir) {
         let r = hand & 15;
-        let (start, end, last) = match dir {
-            Dir::Ccw => {
-                let l = (first + if r == 0 { 15 } else { r - 1 }) & 15;
-                (first, l, l)
-            }
-            Dir::Cw if r == 0 => (first, prev(first), next(first)),
+        let (start, last) = match dir {
+            Dir::Ccw => (first, (first + if r == 0 { 15 } else { r - 1 }) & 15),
+            Dir::Cw if r == 0 => (first, next(first)),
             Dir::Cw => {
                 let s = (first + LEN + 1 - r) & 15;
-                (s, first, s)
+                (s, s)
             }
         };
-        self.mine.sow(start, hand, self.last, end, LEN);
-        if dir == Dir::Cw {
-            self.mine.seek(end, last);
-        }
+        self.mine.sow(start as usize, hand);
         self.hash = self.hash.wrapping_add(
             run_keys[start.wrapping_add(hand) as usize].wrapping_sub(run_keys[start as usize]),
         );
@@ -199,7 +192,7 @@ impl State {
         cw_captures(
             l,
             v,
-            |h| self.mine.count(h, l, LEN),
+            |h| self.mine.get(h as usize),
             self.front_reached,
             self.caps,
         )
@@ -208,8 +201,8 @@ impl State {
     /// Empty the mover's hole `h`, returning its counters.
     #[inline(always)]
     fn take(&mut self, hole_keys: &[u64; 32], h: u8) -> u8 {
-        let n = self.mine.count(h, self.last, LEN);
-        self.mine.empty(h, self.last, LEN);
+        let n = self.mine.get(h as usize);
+        self.mine.set(h as usize, 0);
         self.hash = self
             .hash
             .wrapping_sub((n as u64).wrapping_mul(hole_keys[(h & 31) as usize]));
@@ -234,10 +227,7 @@ impl State {
     /// Add `n` counters to the mover's hole `h` (rare: an Acholi leave).
     #[inline]
     fn put(&mut self, hole_keys: &[u64; 32], h: u8, n: u8) {
-        let mut l = self.mine.store(self.last);
-        l.set(h, l.get(h) + n);
-        self.mine = Ring16::load(&l, LEN);
-        self.mine.seek(0, self.last);
+        self.mine.set(h as usize, self.mine.get(h as usize) + n);
         self.hash = self
             .hash
             .wrapping_add((n as u64).wrapping_mul(hole_keys[(h & 31) as usize]));
@@ -340,7 +330,7 @@ where
         (front, if OPEN { back } else { 0 })
     };
     let s = State {
-        mine: Ring16::load(&pos.loops[me], LEN),
+        mine: Loop16::load(&pos.loops[me]),
         hash: pos.hash.wrapping_sub(meta),
         opp_occ,
         caps,
@@ -385,7 +375,7 @@ where
 
     /// Every way to begin the turn (or, in Acholi, to go on after a leave).
     fn starts(&mut self, s: &State) {
-        let (occupied, movable) = Ring16::masks(&s.mine.store(s.last));
+        let (occupied, movable) = s.mine.masks();
         if LANGO {
             if OPEN {
                 let ab = 1 << geometry::pos_of_number(1, W) | 1 << geometry::pos_of_number(2, W);
@@ -425,7 +415,6 @@ where
     #[inline]
     fn start_ccw(&mut self, s: &State, h: u8, n: u8) {
         let mut c = *s;
-        c.mine.seek(c.last, h);
         c.last = h;
         let v = c.at_last();
         self.stats.drops += v as u64;
@@ -530,7 +519,7 @@ where
             // The top of a step, with the state in `s`.
             let v = s.at_last();
             if v == 1 {
-                self.emit(s.mine, s.last, s.hash, s.opp_occ, s.laps, s.drops);
+                self.emit(s.mine, s.hash, s.opp_occ, s.laps, s.drops);
                 break;
             }
             if exits >> s.last & 1 != 0 {
@@ -559,7 +548,7 @@ where
             // Relays, on locals, until a lap end leaves them: the ring in
             // loop order (no rotation a lap), the hash, the last hole, the
             // origin, the drops, the front-row flag.
-            let mut b = Loop16::from_ring(s.mine, s.last);
+            let mut b = s.mine;
             let (mut hash, mut last) = (s.hash, s.last as usize & 15);
             let (mut drops, mut front) = (s.drops, s.front_reached);
             let mut origin;
@@ -574,7 +563,7 @@ where
                         drops,
                         front: bool,
                         step| {
-                s.mine = b.ring(last as u8);
+                s.mine = *b;
                 s.hash = hash;
                 s.last = last as u8;
                 s.origin = origin as u8;
@@ -628,7 +617,7 @@ where
                 v = b.get(last);
                 if v == 1 {
                     let laps = entry.laps + event - left;
-                    self.emit(b.ring(last as u8), last as u8, hash, s.opp_occ, laps, drops);
+                    self.emit(b, hash, s.opp_occ, laps, drops);
                     s.laps = laps;
                     s.drops = drops;
                     break 'step;
@@ -820,15 +809,15 @@ where
         self.depth -= 1;
     }
 
-    /// The child of the turn that ends with ring `mine` (its cursor at
-    /// `last`), hash `hash` and the opponent's holes `opp_occ`, to the sink.
+    /// The child of the turn that ends with the mover's loop `mine`, hash
+    /// `hash` and the opponent's holes `opp_occ`, to the sink.
     #[inline(always)]
-    fn emit(&mut self, mine: Ring16, last: u8, hash: u64, opp_occ: u32, laps: u32, drops: u32) {
+    fn emit(&mut self, mine: Loop16, hash: u64, opp_occ: u32, laps: u32, drops: u32) {
         let (me, opp) = (self.pos.side.index(), 1 - self.pos.side.index());
         let pos = self.pos;
         let child = &mut self.child;
-        child.loops[me] = mine.store(last);
-        (child.occupied[me], child.movable[me]) = Ring16::masks(&child.loops[me]);
+        child.loops[me] = mine.store();
+        (child.occupied[me], child.movable[me]) = mine.masks();
         // Captures only empty the opponent's holes.
         if opp_occ == pos.occupied[opp] {
             child.loops[opp] = pos.loops[opp];
