@@ -593,56 +593,128 @@ where
                 origin = last;
                 last = (last + v as usize) & 15;
                 drops += v as u32;
-                left -= 1;
-                if hash == saved_hash {
-                    let step = event - left;
-                    sync(&mut s, &b, hash, last, origin, drops, front, step);
-                    if self.replay(&entry, saved).same_state(&s) {
-                        self.stats.cut_cycle += 1;
-                        break 'step;
-                    }
-                }
-                if left == 0 {
-                    let step = event;
-                    if step == cut_at {
+                // The end of a lap: a relay, or a capture below.
+                'lap_end: loop {
+                    left -= 1;
+                    if hash == saved_hash {
+                        let step = event - left;
                         sync(&mut s, &b, hash, last, origin, drops, front, step);
-                        self.stats.cut_budget += 1;
+                        if self.replay(&entry, saved).same_state(&s) {
+                            self.stats.cut_cycle += 1;
+                            break 'step;
+                        }
+                    }
+                    if left == 0 {
+                        let step = event;
+                        if step == cut_at {
+                            sync(&mut s, &b, hash, last, origin, drops, front, step);
+                            self.stats.cut_budget += 1;
+                            break 'step;
+                        }
+                        saved = step;
+                        saved_hash = hash;
+                        event = (2 * step + 1).min(cut_at);
+                        left = event - step;
+                    }
+                    v = b.get(last);
+                    if v == 1 {
+                        let laps = entry.laps + event - left;
+                        self.emit(b, hash, s.opp_occ, laps, drops);
+                        s.laps = laps;
+                        s.drops = drops;
                         break 'step;
                     }
-                    saved = step;
-                    saved_hash = hash;
-                    event = (2 * step + 1).min(cut_at);
-                    left = event - step;
-                }
-                v = b.get(last);
-                if v == 1 {
-                    let laps = entry.laps + event - left;
-                    self.emit(b, hash, s.opp_occ, laps, drops);
-                    s.laps = laps;
-                    s.drops = drops;
-                    break 'step;
-                }
-                if exits >> last & 1 != 0 {
-                    // A capture, or a clockwise hole whose clockwise lap
-                    // captures, is `branch`'s; at a clockwise hole whose
-                    // lap would not capture, the turn relays on here, the
-                    // lap sown or not counting in the statistics (as
-                    // `branch` counts it).
+                    if exits >> last & 1 == 0 {
+                        break 'lap_end;
+                    }
                     let caps = (s.caps.0, if front { 0 } else { s.caps.1 });
                     let l = last as u8;
-                    if (caps.0 | caps.1) >> l & 1 != 0
-                        || cw_captures(l, v, |h| b.get(h as usize), front, caps)
-                    {
+                    if (caps.0 | caps.1) >> l & 1 != 0 {
+                        // A capture after a relay or a capture: a lap of
+                        // kind `Normal`, which decides nothing.
+                        let (first, hand);
+                        (b, hash, origin, front, first, hand) =
+                            self.capture(&mut s, b, hash, last, origin, front);
+                        let back = if front { 0 } else { s.caps.1 };
+                        exits = Self::exits(&State {
+                            caps: (s.caps.0, back),
+                            ..s
+                        });
+                        last = (first as usize + hand as usize - 1) & 15;
+                        drops += hand as u32;
+                        continue 'lap_end;
+                    }
+                    if cw_captures(l, v, |h| b.get(h as usize), front, caps) {
+                        // A clockwise hole whose clockwise lap captures: a
+                        // decision, `branch`'s.
                         sync(&mut s, &b, hash, last, origin, drops, front, event - left);
                         continue 'step;
                     }
+                    // A clockwise hole whose clockwise lap would not
+                    // capture: the turn relays on, the lap counting in the
+                    // statistics, sown or not (as `branch` counts it).
                     self.stats.drops += v as u64;
                     self.stats.laps += 1;
+                    break 'lap_end;
                 }
             }
         }
         self.stats.laps += (s.laps - entry.laps) as u64;
         self.stats.drops += (s.drops - entry.drops) as u64;
+    }
+
+    /// A capture at lap end `last` of a stretch of relays, on the relay
+    /// loop's locals (the loop, the hash, the origin, the front-row flag),
+    /// which it returns with the first hole and the hand of its lap: a lap
+    /// of kind `Normal`, which decides nothing (`branch` without its
+    /// decisions). The opponent's holes and the capture sets change in `s`.
+    /// Out of line, so that the relay loop keeps its registers.
+    #[inline(never)]
+    fn capture(
+        &mut self,
+        s: &mut State,
+        mut b: Loop16,
+        mut hash: u64,
+        last: usize,
+        mut origin: usize,
+        mut front: bool,
+    ) -> (Loop16, u64, usize, bool, u8, u8) {
+        let l = last as u8;
+        let (of, ob) = facing(l, W);
+        let (theirs, opp_keys) = (&self.theirs, self.opp_keys);
+        let mut take = |h: u8| {
+            let n = if s.opp_occ >> h & 1 != 0 {
+                theirs.get(h)
+            } else {
+                0
+            };
+            s.opp_occ &= !(1 << h);
+            hash = hash.wrapping_sub((n as u64).wrapping_mul(opp_keys[(h & 31) as usize]));
+            n
+        };
+        let fr = take(of);
+        let bk = take(ob);
+        s.took_column(l);
+        let (first, hand) = if !LANGO {
+            // From the hole after the origin, which is kept.
+            (next(origin as u8), fr + bk)
+        } else if fr == 1 && bk == 0 {
+            origin = last;
+            let own = b.get(last);
+            b.set(last, 0);
+            hash = hash.wrapping_sub((own as u64).wrapping_mul(self.hole_keys[last & 31]));
+            (next(l), own + 1)
+        } else {
+            origin = last;
+            (l, fr + bk)
+        };
+        b.sow(first as usize, hand);
+        let run_keys = self.run_keys;
+        hash = hash.wrapping_add(
+            run_keys[first.wrapping_add(hand) as usize].wrapping_sub(run_keys[first as usize]),
+        );
+        front = front || reaches_front(first, hand);
+        (b, hash, origin, front, first, hand)
     }
 
     /// The state `steps` steps after lap end `entry`, which `run` went
