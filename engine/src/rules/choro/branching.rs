@@ -629,7 +629,7 @@ where
                     }
                     let caps = (s.caps.0, if front { 0 } else { s.caps.1 });
                     let l = last as u8;
-                    if (caps.0 | caps.1) >> l & 1 != 0 {
+                    if (caps.0 | caps.1).rotate_right(l as u32) & 1 != 0 {
                         // A capture after a relay or a capture: a lap of
                         // kind `Normal`, which decides nothing.
                         let (first, hand);
