@@ -896,7 +896,7 @@ where
             child.occupied[opp] = pos.occupied[opp];
             child.movable[opp] = pos.movable[opp];
         } else {
-            child.loops[opp] = self.theirs.keep(opp_occ);
+            child.loops[opp] = self.theirs.keep16(opp_occ);
             child.occupied[opp] = opp_occ;
             child.movable[opp] = pos.movable[opp] & opp_occ;
         }
