@@ -454,7 +454,7 @@ where
     /// itself, or, for a single counter, with all of `l` from the next hole.
     /// Not counted in the statistics: where it starts a path of its own
     /// (a start, an option), [`Self::counted`] counts it.
-    #[inline]
+    #[inline(always)]
     fn lango_sow(&self, s: &mut State, l: u8, fr: u8, bk: u8) {
         s.kind = LapKind::Normal;
         s.base = NONE;
