@@ -830,14 +830,20 @@ mod tests {
         }
     }
 
+    /// A loop of 16 holes, each holding fewer than `max` counters.
+    fn random16(next: &mut impl FnMut(u64) -> u64, max: u64) -> Loop {
+        let mut l = Loop::default();
+        for h in 0..16 {
+            l.set(h, next(max) as u8);
+        }
+        l
+    }
+
     #[test]
     fn ring16_matches_a_plain_loop() {
         let mut next = xorshift(0x9e37_79b9);
         for _ in 0..200 {
-            let mut plain = Loop::default();
-            for h in 0..16 {
-                plain.set(h, next(5) as u8);
-            }
+            let mut plain = random16(&mut next, 5);
             let mut ring = Ring16::load(&plain, 16);
             let mut at = 0u8;
             for _ in 0..50 {
@@ -933,10 +939,7 @@ mod tests {
     fn keep16_matches_keep() {
         let mut next = xorshift(0x1234_5679);
         for _ in 0..2000 {
-            let mut l = Loop::default();
-            for h in 0..16 {
-                l.set(h, next(9) as u8);
-            }
+            let l = random16(&mut next, 9);
             let holes = next(1 << 16) as u32;
             assert_eq!(l.keep16(holes), l.keep(holes), "{holes:x}");
         }
