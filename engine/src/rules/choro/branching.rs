@@ -488,13 +488,15 @@ where
     }
 
     /// Run the turn from lap end `entry` until it ends, is cut, or
-    /// branches. Captures and laps ending on a clockwise hole go to
-    /// [`Self::branch`], with the state in `s`; the relays between them run
-    /// on locals (the ring, the hash, the last hole and the origin, the
-    /// drops, the front-row flag), written back into `s` only where the
-    /// stretch leaves them: a lap end at a capturing or clockwise hole, a
-    /// Brent hash match, a cut, the turn's end. Every step is one lap of the
-    /// turn, so its lap count is `entry.laps` plus the steps.
+    /// branches. Relays run on locals (the loop, the hash, the last hole
+    /// and the origin, the drops, the front-row flag), and so do the
+    /// captures after them (kind `Normal`, through [`Self::capture`]) and
+    /// the clockwise holes whose clockwise lap would not capture; the state
+    /// is written back into `s` only where the stretch leaves them: a lap
+    /// end that may decide (a clockwise hole whose lap captures; at the
+    /// stretch's start, any capture or clockwise hole), which goes to
+    /// [`Self::branch`], a Brent hash match, a cut. Every step is one lap of
+    /// the turn, so its lap count is `entry.laps` plus the steps.
     fn run(&mut self, entry: State) {
         if self.stop {
             return;
