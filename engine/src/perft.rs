@@ -4,6 +4,7 @@
 use crate::board::Position;
 use crate::rules::{GenStats, LAP_BUDGET};
 use crate::types::moves::Move;
+use crate::types::packed::Loop;
 use crate::types::Variant;
 use rayon::prelude::*;
 
@@ -146,9 +147,14 @@ fn leaves(
 }
 
 /// One depth's buffers: its children with their multiplicities, the
-/// children's (hash, index) keys, and the children walked as they came
-/// (hash, index in generation order, paths below).
-type Bufs = (Vec<(Position, u64)>, Vec<(u64, u32)>, Vec<(u64, u32, u64)>);
+/// children's (hash, index) keys, the children walked as they came (hash,
+/// index in generation order, paths below), and the children's loops.
+type Bufs = (
+    Vec<(Position, u64)>,
+    Vec<(u64, u32)>,
+    Vec<(u64, u32, u64)>,
+    Vec<[Loop; 2]>,
+);
 
 fn walk(
     pos: &Position,
@@ -165,8 +171,10 @@ fn walk(
     }
     // Acholi's turns merge paths (its perft 5 from the start: 257,412 paths
     // to 164,808 positions), so nearly every node of its last depth has
-    // equal hashes and would be generated twice (388 M instructions
-    // instead of 272 M): its children are compared whole at once.
+    // equal hashes and would be generated twice by `last_depth` (388 M
+    // instructions instead of 272 M), and a child walked as made would
+    // often be made again to be compared: its children are compared at
+    // once, by their loops at the last depth, whole above it.
     if pos.variant() != Variant::Acholi {
         if depth == 1 {
             return last_depth(pos, budget, bufs, stats);
@@ -174,7 +182,11 @@ fn walk(
             return walk_as_made(pos, depth, budget, bufs, stats);
         }
     }
-    let ((buf, keys, _), rest) = bufs.split_first_mut().expect("one buffer per depth");
+    if depth == 1 && !pos.phase.is_simultaneous() {
+        let (_, keys, _, loops) = &mut bufs[0];
+        return last_depth_by_loops(pos, budget, keys, loops, stats);
+    }
+    let ((buf, keys, _, _), rest) = bufs.split_first_mut().expect("one buffer per depth");
     children(pos, budget, buf, keys, stats);
     if depth == 1 {
         return counted(buf);
@@ -192,12 +204,76 @@ fn walk(
 /// `walk` at the last depth for the codes other than Acholi: from the
 /// hashes alone when they differ.
 fn last_depth(pos: &Position, budget: u32, bufs: &mut [Bufs], stats: &mut GenStats) -> PerftCount {
-    let (buf, keys, _) = &mut bufs[0];
+    let (buf, keys, _, _) = &mut bufs[0];
     if let Some(c) = leaves(pos, budget, keys, stats) {
         return c;
     }
     children(pos, budget, buf, keys, stats);
     counted(buf)
+}
+
+/// `walk` at the last depth for Acholi outside the simultaneous opening,
+/// whose paths merge so often that most of its last-depth nodes have
+/// repeated children: each child is kept as its hash and its two loops,
+/// which is all that tells siblings apart there (every child of such a
+/// position has the same side, phase, ply, stores, history and race state,
+/// and the masks follow from the loops; checked in debug builds; in the
+/// simultaneous opening the race state differs), instead of being copied
+/// whole for `children`.
+fn last_depth_by_loops(
+    pos: &Position,
+    budget: u32,
+    keys: &mut Vec<(u64, u32)>,
+    loops: &mut Vec<[Loop; 2]>,
+    stats: &mut GenStats,
+) -> PerftCount {
+    keys.clear();
+    loops.clear();
+    #[cfg(debug_assertions)]
+    let mut first: Option<Position> = None;
+    let s = pos.generate(budget, |_, p, _| {
+        #[cfg(debug_assertions)]
+        {
+            let f = *first.get_or_insert(*p);
+            let q = Position {
+                loops: f.loops,
+                occupied: f.occupied,
+                movable: f.movable,
+                hash: f.hash,
+                ..*p
+            };
+            debug_assert!(
+                q.with_ply(0) == f.with_ply(0),
+                "siblings differ off the board"
+            );
+        }
+        keys.push((p.hash, loops.len() as u32));
+        loops.push(p.loops);
+        true
+    });
+    stats.add(&s);
+    let n = keys.len();
+    // Each child against the earlier ones with the same hash; a 256-bit
+    // filter of the hashes' top bits skips the scan for most (no sort:
+    // Acholi's nodes have up to about 60 children).
+    let mut filter = [0u64; 4];
+    let mut unique = 0u64;
+    for r in 0..n {
+        let (h, i) = keys[r];
+        let (word, bit) = ((h >> 62) as usize, 1u64 << (h >> 56 & 63));
+        if filter[word] & bit == 0
+            || !keys[..r]
+                .iter()
+                .any(|&(k, j)| k == h && loops[i as usize] == loops[j as usize])
+        {
+            unique += 1;
+        }
+        filter[word] |= bit;
+    }
+    PerftCount {
+        paths: n as u64,
+        unique,
+    }
 }
 
 /// The counts of a last depth's children, merged by `children`.
@@ -220,7 +296,7 @@ fn walk_as_made(
     bufs: &mut [Bufs],
     stats: &mut GenStats,
 ) -> PerftCount {
-    let ((_, _, walked), rest) = bufs.split_first_mut().expect("one buffer per depth");
+    let ((_, _, walked, _), rest) = bufs.split_first_mut().expect("one buffer per depth");
     walked.clear();
     let mut total = PerftCount::default();
     let mut filter = 0u64;

@@ -154,6 +154,15 @@ impl Loop {
         l
     }
 
+    /// [`keep`](Loop::keep) for a loop of at most 16 holes (those past
+    /// them empty): two words instead of four.
+    #[inline]
+    pub(crate) fn keep16(&self, holes: u32) -> Loop {
+        debug_assert!(self.0[2] == 0 && self.0[3] == 0);
+        let mask = |b: u32| SPREAD[(b & 0xff) as usize].wrapping_mul(0xff);
+        Loop([self.0[0] & mask(holes), self.0[1] & mask(holes >> 8), 0, 0])
+    }
+
     /// Total counters in the loop. A board holds at most 128 counters
     /// (`8w` in Choro, 100 in Adjiboto), so the four words add bytewise
     /// without a carry and [`byte_sum`] takes the sum.
@@ -495,6 +504,43 @@ static FLAT16: [[[u64; 2]; 128]; 16] = {
     t
 };
 
+/// `LOOP16_RELAY[k][256 * l + v]`: what lifting the `v` counters of hole
+/// `l` of a 16-hole loop in loop order and sowing them from the next hole
+/// adds to its word `k` (holes `8k..8k+8`), each word on its own with
+/// wrapping (no byte of the sum leaves 0..=255, so no carry or borrow
+/// crosses a byte or a word). A column for every `u8`, so that a count
+/// indexes it without a test (an 8-wide board holds at most 64 counters);
+/// the index is that of Didinga's relay-hash table flattened.
+static LOOP16_RELAY: [[u64; 4096]; 2] = {
+    let mut t = [[0u64; 4096]; 2];
+    let mut l = 0;
+    while l < 16 {
+        let mut v = 1;
+        while v < 256 {
+            let i = 256 * l + v;
+            let (mut lo, mut hi) = (t[0][i - 1], t[1][i - 1]);
+            let h = (l + v) % 16;
+            let one = 1u64 << (8 * (h % 8));
+            if h < 8 {
+                lo = lo.wrapping_add(one);
+            } else {
+                hi = hi.wrapping_add(one);
+            }
+            let one = 1u64 << (8 * (l % 8));
+            if l < 8 {
+                lo = lo.wrapping_sub(one);
+            } else {
+                hi = hi.wrapping_sub(one);
+            }
+            t[0][i] = lo;
+            t[1][i] = hi;
+            v += 1;
+        }
+        l += 1;
+    }
+    t
+};
+
 /// A loop of exactly 16 holes (8-wide boards) for the Didinga generator,
 /// in loop order, one byte a hole: reading or emptying the hole of the
 /// last drop is one byte access, and a relay lap is two word adds from a
@@ -575,6 +621,81 @@ impl Ring16Flat {
     #[inline]
     pub fn masks(&self) -> (u32, u32) {
         masks16(self.word(0), self.word(1))
+    }
+}
+
+/// A 16-hole loop (8-wide boards) in loop order, one byte a hole, for the
+/// Lango and Acholi generator: a hole is read, emptied or filled by its
+/// index, and a relay is two word adds from a table by (lifted hole, hand),
+/// with no rotation. Where the bytes are indexed by a variable they stay in
+/// memory (on the stack), where an add from the table is one instruction a
+/// word.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub(crate) struct Loop16([u8; 16]);
+
+impl Loop16 {
+    /// The first 16 holes of `l`.
+    #[inline(always)]
+    pub(crate) fn load(l: &Loop) -> Loop16 {
+        Loop16(l.low16().to_le_bytes())
+    }
+
+    /// Back to a [`Loop`].
+    #[inline(always)]
+    pub(crate) fn store(&self) -> Loop {
+        Loop::from_low16(u128::from_le_bytes(self.0))
+    }
+
+    /// Occupied holes and holes with two or more.
+    #[inline(always)]
+    pub(crate) fn masks(&self) -> (u32, u32) {
+        masks_low16(u128::from_le_bytes(self.0))
+    }
+
+    /// Count of hole `h` (taken modulo 16).
+    #[inline(always)]
+    pub(crate) fn get(&self, h: usize) -> u8 {
+        self.0[h & 15]
+    }
+
+    /// Set hole `h` (modulo 16) to `n`.
+    #[inline(always)]
+    pub(crate) fn set(&mut self, h: usize, n: u8) {
+        self.0[h & 15] = n;
+    }
+
+    /// Add `w` to the two words (each on its own, wrapping).
+    #[inline(always)]
+    fn add(&mut self, lo: u64, hi: u64) {
+        let (a, b) = self.0.split_at_mut(8);
+        let w = |b: &mut [u8], d: u64| {
+            let x = u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]);
+            b.copy_from_slice(&x.wrapping_add(d).to_le_bytes());
+        };
+        w(a, lo);
+        w(b, hi);
+    }
+
+    /// Lift the `v` counters of hole `l` (taken modulo 16) and sow them
+    /// from the next hole round the loop.
+    #[inline(always)]
+    pub(crate) fn relay(&mut self, l: usize, v: u8) {
+        let i = (l & 15) << 8 | v as usize;
+        self.add(LOOP16_RELAY[0][i], LOOP16_RELAY[1][i]);
+    }
+
+    /// Sow `hand` counters from hole `first` (modulo 16) round the loop:
+    /// a relay of `hand` from the hole before it, which keeps its counters.
+    #[inline(always)]
+    pub(crate) fn sow(&mut self, first: usize, hand: u8) {
+        let before = first.wrapping_sub(1) & 15;
+        let i = before << 8 | hand as usize;
+        let back = (hand as u64) << (8 * (before & 7));
+        let (lo, hi) = if before < 8 { (back, 0) } else { (0, back) };
+        self.add(
+            LOOP16_RELAY[0][i].wrapping_add(lo),
+            LOOP16_RELAY[1][i].wrapping_add(hi),
+        );
     }
 }
 
@@ -752,14 +873,20 @@ mod tests {
         }
     }
 
+    /// A loop of 16 holes, each holding fewer than `max` counters.
+    fn random16(next: &mut impl FnMut(u64) -> u64, max: u64) -> Loop {
+        let mut l = Loop::default();
+        for h in 0..16 {
+            l.set(h, next(max) as u8);
+        }
+        l
+    }
+
     #[test]
     fn ring16_matches_a_plain_loop() {
         let mut next = xorshift(0x9e37_79b9);
         for _ in 0..200 {
-            let mut plain = Loop::default();
-            for h in 0..16 {
-                plain.set(h, next(5) as u8);
-            }
+            let mut plain = random16(&mut next, 5);
             let mut ring = Ring16::load(&plain, 16);
             let mut at = 0u8;
             for _ in 0..50 {
@@ -793,6 +920,71 @@ mod tests {
                     break;
                 }
             }
+        }
+    }
+
+    /// `Loop16`'s relays and sowings against a plain byte loop, and its
+    /// round trip with `Loop` and masks.
+    #[test]
+    fn loop16_matches_a_plain_loop() {
+        let mut next = xorshift(0x2545_f491);
+        for _ in 0..300 {
+            let mut plain = [0u8; 16];
+            for c in plain.iter_mut() {
+                *c = next(5) as u8;
+            }
+            let loaded = Loop::from_low16(u128::from_le_bytes(plain));
+            let mut b = Loop16::load(&loaded);
+            assert_eq!(b.store(), loaded);
+            let mut l = next(16) as usize;
+            for _ in 0..40 {
+                assert_eq!(b.get(l), plain[l]);
+                let total = plain.iter().map(|&c| c as u32).sum::<u32>();
+                if total > 127 {
+                    break;
+                }
+                if next(3) == 0 {
+                    // A sowing of `hand` from `first`, its hole kept.
+                    let first = next(16) as usize;
+                    let hand = 1 + next(40) as u8;
+                    for i in 0..hand as usize {
+                        plain[(first + i) % 16] += 1;
+                    }
+                    b.sow(first, hand);
+                    l = (first + hand as usize - 1) % 16;
+                } else {
+                    let v = plain[l];
+                    if v == 0 {
+                        break;
+                    }
+                    plain[l] = 0;
+                    for i in 1..=v as usize {
+                        plain[(l + i) % 16] += 1;
+                    }
+                    b.relay(l, v);
+                    l = (l + v as usize) % 16;
+                }
+                assert_eq!(b.0, plain);
+                let stored = b.store();
+                assert_eq!(b.masks(), (stored.occupied(), stored.movable()));
+                if next(4) == 0 {
+                    // Carries: a hole filled near the top of its byte.
+                    let h = next(16) as usize;
+                    let room = 100u32.saturating_sub(total) as u8;
+                    plain[h] += room;
+                    b.set(h, b.get(h) + room);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn keep16_matches_keep() {
+        let mut next = xorshift(0x1234_5679);
+        for _ in 0..2000 {
+            let l = random16(&mut next, 9);
+            let holes = next(1 << 16) as u32;
+            assert_eq!(l.keep16(holes), l.keep(holes), "{holes:x}");
         }
     }
 

@@ -2,16 +2,17 @@
 //! branch at decision points (clockwise options, Acholi's leaves, Lango's
 //! start captures), so it walks a tree of paths, but between decisions a
 //! turn runs alone, as a Didinga turn does: the lap state (the mover's loop
-//! as one rotated `u128`, the hash, the last hole and the origin, the lap
-//! and drop counts) stays in the locals of one loop, where a relay is a
-//! table add, a rotation and a table read for its hash, and the decision
-//! state (base, kind, direction, capture sets, the opponent's holes) is
-//! written only where a capture or a clockwise hole leaves that loop. A
-//! Brent checkpoint keeps the hash and the step alone; the whole state is
-//! found again by running the stretch from its start when a lap's hash
-//! equals it. It lists the same moves, in the same order, with the same
-//! children and statistics as the general generator (`ChoroGen`, the
-//! reference its test compares it with).
+//! in loop order as a [`Loop16`], the hash, the last hole and the origin,
+//! the drops, the front-row flag) stays in the locals of one loop, where a
+//! relay is two word adds and one hash add from tables by (lifted hole,
+//! hand), and the decision state (base, kind, direction, capture sets, the
+//! opponent's holes) is written only where a capture or a clockwise hole
+//! whose clockwise lap captures leaves that loop. A Brent checkpoint keeps
+//! the hash and the step alone; the whole state is found again by running
+//! the stretch from its start when a lap's hash equals it. It lists the
+//! same moves, in the same order, with the same children and statistics as
+//! the general generator (`ChoroGen`, the reference its test compares it
+//! with).
 
 use super::didinga::{capture_sets, meta_hashes, relay_keys, run_keys};
 use crate::board::{zobrist, Position};
@@ -19,7 +20,7 @@ use crate::rules::sower::{state_key, LapKind, NONE};
 use crate::rules::{acholi, lango, GenStats, MoveInfo};
 use crate::types::geometry::{self, facing};
 use crate::types::moves::{Move, Token, MAX_TOKENS};
-use crate::types::packed::{Loop, Ring, Ring16};
+use crate::types::packed::{Loop, Loop16};
 use crate::types::{Dir, Variant};
 use std::mem::MaybeUninit;
 
@@ -46,12 +47,35 @@ fn reaches_front(start: u8, hand: u8) -> bool {
     start as u32 + hand as u32 > W as u32
 }
 
+/// Whether a clockwise lap of the `v` counters of the mover's hole `l`
+/// would end in a capture, `count(h)` being the count of hole `h`, with the
+/// front row reached or not and the capture sets `caps` (front row, back
+/// row) of the state at that lap end.
+#[inline(always)]
+fn cw_captures(
+    l: u8,
+    v: u8,
+    count: impl Fn(u8) -> u8,
+    front_reached: bool,
+    caps: (u32, u32),
+) -> bool {
+    let (q, r) = (v >> 4, v & 15);
+    let last = if r > l { l + LEN - r } else { l - r };
+    let after = if r == 0 { q } else { count(last) + q + 1 };
+    if after < 2 {
+        return false;
+    }
+    let reached = front_reached || reaches_front(last, v);
+    let caps = caps.0 | if reached { 0 } else { caps.1 };
+    caps >> last & 1 != 0
+}
+
 /// The state of a turn at the end of a lap: the general generator's
-/// `sower::Turn` on a [`Ring16`], whose cursor is `last`, without the
-/// trace-only fields.
+/// `sower::Turn` on a [`Loop16`] (the mover's loop in loop order), without
+/// the trace-only fields.
 #[derive(Copy, Clone)]
 struct State {
-    mine: Ring16,
+    mine: Loop16,
     hash: u64,
     /// The opponent's holes still holding what they held at the turn's start.
     opp_occ: u32,
@@ -81,8 +105,7 @@ impl State {
         )
     }
 
-    /// `sower::Turn::same_state`: the rotated loops are equal exactly when
-    /// the loops are, the cursors being equal.
+    /// `sower::Turn::same_state`.
     #[inline]
     fn same_state(&self, o: &State) -> bool {
         self.hash == o.hash
@@ -98,7 +121,7 @@ impl State {
 
     #[inline(always)]
     fn at_last(&self) -> u8 {
-        self.mine.cur(self.last, LEN)
+        self.mine.get(self.last as usize)
     }
 
     #[inline(always)]
@@ -123,12 +146,11 @@ impl State {
     /// them counter-clockwise from the next hole.
     #[inline(always)]
     fn relay(&mut self, relay_keys: &[[u64; 256]; 32], v: u8) {
-        let l = self.last;
-        self.mine.clear_cur(l, LEN);
-        self.mine.relay(v, l, 0, LEN);
+        let l = self.last & 15;
+        self.mine.relay(l as usize, v);
         self.hash = self
             .hash
-            .wrapping_add(relay_keys[(l & 31) as usize][v as usize]);
+            .wrapping_add(relay_keys.as_flattened()[(l as usize) << 8 | v as usize]);
         self.reach(next(l), v);
         self.last = l.wrapping_add(v) & 15;
         self.origin = l;
@@ -143,21 +165,15 @@ impl State {
     #[inline(always)]
     fn lap(&mut self, run_keys: &[u64; 256], first: u8, hand: u8, dir: Dir) {
         let r = hand & 15;
-        let (start, end, last) = match dir {
-            Dir::Ccw => {
-                let l = (first + if r == 0 { 15 } else { r - 1 }) & 15;
-                (first, l, l)
-            }
-            Dir::Cw if r == 0 => (first, prev(first), next(first)),
+        let (start, last) = match dir {
+            Dir::Ccw => (first, (first + if r == 0 { 15 } else { r - 1 }) & 15),
+            Dir::Cw if r == 0 => (first, next(first)),
             Dir::Cw => {
                 let s = (first + LEN + 1 - r) & 15;
-                (s, first, s)
+                (s, s)
             }
         };
-        self.mine.sow(start, hand, self.last, end, LEN);
-        if dir == Dir::Cw {
-            self.mine.seek(end, last);
-        }
+        self.mine.sow(start as usize, hand);
         self.hash = self.hash.wrapping_add(
             run_keys[start.wrapping_add(hand) as usize].wrapping_sub(run_keys[start as usize]),
         );
@@ -173,26 +189,20 @@ impl State {
     #[inline]
     fn cw_relay_captures(&self, v: u8) -> bool {
         let l = self.last;
-        let (q, r) = (v >> 4, v & 15);
-        let last = if r > l { l + LEN - r } else { l - r };
-        let after = if r == 0 {
-            q
-        } else {
-            self.mine.count(last, l, LEN) + q + 1
-        };
-        if after < 2 {
-            return false;
-        }
-        let reached = self.front_reached || reaches_front(last, v);
-        let caps = self.caps.0 | if reached { 0 } else { self.caps.1 };
-        caps >> last & 1 != 0
+        cw_captures(
+            l,
+            v,
+            |h| self.mine.get(h as usize),
+            self.front_reached,
+            self.caps,
+        )
     }
 
     /// Empty the mover's hole `h`, returning its counters.
     #[inline(always)]
     fn take(&mut self, hole_keys: &[u64; 32], h: u8) -> u8 {
-        let n = self.mine.count(h, self.last, LEN);
-        self.mine.empty(h, self.last, LEN);
+        let n = self.mine.get(h as usize);
+        self.mine.set(h as usize, 0);
         self.hash = self
             .hash
             .wrapping_sub((n as u64).wrapping_mul(hole_keys[(h & 31) as usize]));
@@ -217,10 +227,7 @@ impl State {
     /// Add `n` counters to the mover's hole `h` (rare: an Acholi leave).
     #[inline]
     fn put(&mut self, hole_keys: &[u64; 32], h: u8, n: u8) {
-        let mut l = self.mine.store(self.last);
-        l.set(h, l.get(h) + n);
-        self.mine = Ring16::load(&l, LEN);
-        self.mine.seek(0, self.last);
+        self.mine.set(h as usize, self.mine.get(h as usize) + n);
         self.hash = self
             .hash
             .wrapping_add((n as u64).wrapping_mul(hole_keys[(h & 31) as usize]));
@@ -323,7 +330,7 @@ where
         (front, if OPEN { back } else { 0 })
     };
     let s = State {
-        mine: Ring16::load(&pos.loops[me], LEN),
+        mine: Loop16::load(&pos.loops[me]),
         hash: pos.hash.wrapping_sub(meta),
         opp_occ,
         caps,
@@ -368,7 +375,7 @@ where
 
     /// Every way to begin the turn (or, in Acholi, to go on after a leave).
     fn starts(&mut self, s: &State) {
-        let (occupied, movable) = Ring16::masks(&s.mine.store(s.last));
+        let (occupied, movable) = s.mine.masks();
         if LANGO {
             if OPEN {
                 let ab = 1 << geometry::pos_of_number(1, W) | 1 << geometry::pos_of_number(2, W);
@@ -408,7 +415,6 @@ where
     #[inline]
     fn start_ccw(&mut self, s: &State, h: u8, n: u8) {
         let mut c = *s;
-        c.mine.seek(c.last, h);
         c.last = h;
         let v = c.at_last();
         self.stats.drops += v as u64;
@@ -448,7 +454,7 @@ where
     /// itself, or, for a single counter, with all of `l` from the next hole.
     /// Not counted in the statistics: where it starts a path of its own
     /// (a start, an option), [`Self::counted`] counts it.
-    #[inline]
+    #[inline(always)]
     fn lango_sow(&self, s: &mut State, l: u8, fr: u8, bk: u8) {
         s.kind = LapKind::Normal;
         s.base = NONE;
@@ -482,28 +488,40 @@ where
     }
 
     /// Run the turn from lap end `entry` until it ends, is cut, or
-    /// branches. Relays run here; captures and laps ending on a clockwise
-    /// hole go to [`Self::branch`].
+    /// branches. Relays run on locals (the loop, the hash, the last hole
+    /// and the origin, the drops, the front-row flag), and so do the
+    /// captures after them (kind `Normal`, through [`Self::capture`]) and
+    /// the clockwise holes whose clockwise lap would not capture; the state
+    /// is written back into `s` only where the stretch leaves them: a lap
+    /// end that may decide (a clockwise hole whose lap captures; at the
+    /// stretch's start, any capture or clockwise hole), which goes to
+    /// [`Self::branch`], a Brent hash match, a cut. Every step is one lap of
+    /// the turn, so its lap count is `entry.laps` plus the steps.
     fn run(&mut self, entry: State) {
         if self.stop {
             return;
         }
-        let (budget, relay_keys) = (self.budget, self.relay_keys);
+        let relay_keys = self.relay_keys;
+        // The budget cuts at the top of the step where the turn's laps pass
+        // it: after `cut_at` steps.
+        let cut_at = self.budget.saturating_add(1).saturating_sub(entry.laps);
         let mut s = entry;
+        if cut_at == 0 {
+            self.stats.cut_budget += 1;
+            return;
+        }
         let mut exits = Self::exits(&s);
         // Brent: the checkpoint is the state after `saved` steps of this
         // stretch (0: its start), of which only the hash is kept; the next
-        // one is taken after `event` steps (1, 3, 7, 15, ...).
+        // one is taken after `event` steps (1, 3, 7, 15, ...), or the
+        // budget cuts there. `left` counts the steps down to `event`.
         let (mut saved, mut saved_hash, mut event) = (0u32, s.hash, 1u32);
-        let mut step = 0u32;
-        loop {
-            if s.laps > budget {
-                self.stats.cut_budget += 1;
-                break;
-            }
+        let mut left = 1u32;
+        'step: loop {
+            // The top of a step, with the state in `s`.
             let v = s.at_last();
             if v == 1 {
-                self.emit(&s);
+                self.emit(s.mine, s.hash, s.opp_occ, s.laps, s.drops);
                 break;
             }
             if exits >> s.last & 1 != 0 {
@@ -511,25 +529,194 @@ where
                     break;
                 }
                 exits = Self::exits(&s);
-            } else {
-                s.relay(relay_keys, v);
-                if !LANGO && OPEN {
-                    exits = Self::exits(&s);
+                left -= 1;
+                if s.hash == saved_hash && self.replay(&entry, saved).same_state(&s) {
+                    self.stats.cut_cycle += 1;
+                    break;
                 }
+                if left == 0 {
+                    let step = event;
+                    if step == cut_at {
+                        self.stats.cut_budget += 1;
+                        break;
+                    }
+                    saved = step;
+                    saved_hash = s.hash;
+                    event = (2 * step + 1).min(cut_at);
+                    left = event - step;
+                }
+                continue;
             }
-            step += 1;
-            if s.hash == saved_hash && self.replay(&entry, saved).same_state(&s) {
-                self.stats.cut_cycle += 1;
-                break;
-            }
-            if step == event {
-                saved = step;
-                saved_hash = s.hash;
-                event = 2 * step + 1;
+            // Relays, on locals, until a lap end leaves them: the ring in
+            // loop order (no rotation a lap), the hash, the last hole, the
+            // origin, the drops, the front-row flag.
+            let mut b = s.mine;
+            let (mut hash, mut last) = (s.hash, s.last as usize & 15);
+            let (mut drops, mut front) = (s.drops, s.front_reached);
+            let mut origin;
+            let mut v = v;
+            // `s` is the state at the current lap end again, after `step`
+            // steps of the stretch.
+            let sync = |s: &mut State,
+                        b: &Loop16,
+                        hash,
+                        last: usize,
+                        origin: usize,
+                        drops,
+                        front: bool,
+                        step| {
+                s.mine = *b;
+                s.hash = hash;
+                s.last = last as u8;
+                s.origin = origin as u8;
+                s.drops = drops;
+                if front && !s.front_reached {
+                    s.front_reached = true;
+                    s.caps.1 = 0;
+                }
+                s.base = NONE;
+                s.kind = LapKind::Normal;
+                s.dir = Dir::Ccw;
+                s.laps = entry.laps + step;
+            };
+            loop {
+                b.relay(last, v);
+                hash = hash.wrapping_add(relay_keys.as_flattened()[(last & 15) << 8 | v as usize]);
+                if !front && reaches_front(next(last as u8), v) {
+                    front = true;
+                    if !LANGO && OPEN {
+                        // The back row no longer captures.
+                        exits = Self::exits(&State {
+                            caps: (s.caps.0, 0),
+                            ..s
+                        });
+                    }
+                }
+                origin = last;
+                last = (last + v as usize) & 15;
+                drops += v as u32;
+                // The end of a lap: a relay, or a capture below.
+                'lap_end: loop {
+                    left -= 1;
+                    if hash == saved_hash {
+                        let step = event - left;
+                        sync(&mut s, &b, hash, last, origin, drops, front, step);
+                        if self.replay(&entry, saved).same_state(&s) {
+                            self.stats.cut_cycle += 1;
+                            break 'step;
+                        }
+                    }
+                    if left == 0 {
+                        let step = event;
+                        if step == cut_at {
+                            sync(&mut s, &b, hash, last, origin, drops, front, step);
+                            self.stats.cut_budget += 1;
+                            break 'step;
+                        }
+                        saved = step;
+                        saved_hash = hash;
+                        event = (2 * step + 1).min(cut_at);
+                        left = event - step;
+                    }
+                    v = b.get(last);
+                    if v == 1 {
+                        let laps = entry.laps + event - left;
+                        self.emit(b, hash, s.opp_occ, laps, drops);
+                        s.laps = laps;
+                        s.drops = drops;
+                        break 'step;
+                    }
+                    if exits >> last & 1 == 0 {
+                        break 'lap_end;
+                    }
+                    let caps = (s.caps.0, if front { 0 } else { s.caps.1 });
+                    let l = last as u8;
+                    if (caps.0 | caps.1).rotate_right(l as u32) & 1 != 0 {
+                        // A capture after a relay or a capture: a lap of
+                        // kind `Normal`, which decides nothing.
+                        let (first, hand);
+                        (b, hash, origin, front, first, hand) =
+                            self.capture(&mut s, b, hash, last, origin, front);
+                        let back = if front { 0 } else { s.caps.1 };
+                        exits = Self::exits(&State {
+                            caps: (s.caps.0, back),
+                            ..s
+                        });
+                        last = (first as usize + hand as usize - 1) & 15;
+                        drops += hand as u32;
+                        continue 'lap_end;
+                    }
+                    if cw_captures(l, v, |h| b.get(h as usize), front, caps) {
+                        // A clockwise hole whose clockwise lap captures: a
+                        // decision, `branch`'s.
+                        sync(&mut s, &b, hash, last, origin, drops, front, event - left);
+                        continue 'step;
+                    }
+                    // A clockwise hole whose clockwise lap would not
+                    // capture: the turn relays on, the lap counting in the
+                    // statistics, sown or not (as `branch` counts it).
+                    self.stats.drops += v as u64;
+                    self.stats.laps += 1;
+                    break 'lap_end;
+                }
             }
         }
         self.stats.laps += (s.laps - entry.laps) as u64;
         self.stats.drops += (s.drops - entry.drops) as u64;
+    }
+
+    /// A capture at lap end `last` of a stretch of relays, on the relay
+    /// loop's locals (the loop, the hash, the origin, the front-row flag),
+    /// which it returns with the first hole and the hand of its lap: a lap
+    /// of kind `Normal`, which decides nothing (`branch` without its
+    /// decisions). The opponent's holes and the capture sets change in `s`.
+    /// Out of line, so that the relay loop keeps its registers.
+    #[inline(never)]
+    fn capture(
+        &mut self,
+        s: &mut State,
+        mut b: Loop16,
+        mut hash: u64,
+        last: usize,
+        mut origin: usize,
+        mut front: bool,
+    ) -> (Loop16, u64, usize, bool, u8, u8) {
+        let l = last as u8;
+        let (of, ob) = facing(l, W);
+        let (theirs, opp_keys) = (&self.theirs, self.opp_keys);
+        let mut take = |h: u8| {
+            let n = if s.opp_occ >> h & 1 != 0 {
+                theirs.get(h)
+            } else {
+                0
+            };
+            s.opp_occ &= !(1 << h);
+            hash = hash.wrapping_sub((n as u64).wrapping_mul(opp_keys[(h & 31) as usize]));
+            n
+        };
+        let fr = take(of);
+        let bk = take(ob);
+        s.took_column(l);
+        let (first, hand) = if !LANGO {
+            // From the hole after the origin, which is kept.
+            (next(origin as u8), fr + bk)
+        } else if fr == 1 && bk == 0 {
+            origin = last;
+            let own = b.get(last);
+            b.set(last, 0);
+            hash = hash.wrapping_sub((own as u64).wrapping_mul(self.hole_keys[last & 31]));
+            (next(l), own + 1)
+        } else {
+            origin = last;
+            (l, fr + bk)
+        };
+        b.sow(first as usize, hand);
+        let run_keys = self.run_keys;
+        hash = hash.wrapping_add(
+            run_keys[first.wrapping_add(hand) as usize].wrapping_sub(run_keys[first as usize]),
+        );
+        front = front || reaches_front(first, hand);
+        (b, hash, origin, front, first, hand)
     }
 
     /// The state `steps` steps after lap end `entry`, which `run` went
@@ -696,29 +883,28 @@ where
         self.depth -= 1;
     }
 
-    #[inline]
-    fn emit(&mut self, s: &State) {
+    /// The child of the turn that ends with the mover's loop `mine`, hash
+    /// `hash` and the opponent's holes `opp_occ`, to the sink.
+    #[inline(always)]
+    fn emit(&mut self, mine: Loop16, hash: u64, opp_occ: u32, laps: u32, drops: u32) {
         let (me, opp) = (self.pos.side.index(), 1 - self.pos.side.index());
         let pos = self.pos;
         let child = &mut self.child;
-        child.loops[me] = s.mine.store(s.last);
-        (child.occupied[me], child.movable[me]) = Ring16::masks(&child.loops[me]);
+        child.loops[me] = mine.store();
+        (child.occupied[me], child.movable[me]) = mine.masks();
         // Captures only empty the opponent's holes.
-        if s.opp_occ == pos.occupied[opp] {
+        if opp_occ == pos.occupied[opp] {
             child.loops[opp] = pos.loops[opp];
             child.occupied[opp] = pos.occupied[opp];
             child.movable[opp] = pos.movable[opp];
         } else {
-            child.loops[opp] = self.theirs.keep(s.opp_occ);
-            child.occupied[opp] = s.opp_occ;
-            child.movable[opp] = pos.movable[opp] & s.opp_occ;
+            child.loops[opp] = self.theirs.keep16(opp_occ);
+            child.occupied[opp] = opp_occ;
+            child.movable[opp] = pos.movable[opp] & opp_occ;
         }
-        child.hash = s.hash.wrapping_add(self.child_meta);
+        child.hash = hash.wrapping_add(self.child_meta);
         self.stats.moves += 1;
-        let info = MoveInfo {
-            laps: s.laps,
-            drops: s.drops,
-        };
+        let info = MoveInfo { laps, drops };
         if !(self.sink)(&self.path, &self.child, info) {
             self.stop = true;
         }
