@@ -90,7 +90,6 @@ pub(crate) fn generate<F>(pos: &Position, mut sink: F) -> GenStats
 where
     F: FnMut(&Move, &Position, MoveInfo) -> bool,
 {
-    let mut stats = GenStats::default();
     let s = pos.side.index();
     let first_move = pos.hist[0].is_empty() && pos.hist[1].is_empty();
     // The child's hash is the parent's, moved by the lap, the captures and
@@ -103,7 +102,18 @@ where
     let hist = pos.hist[s].0;
     let hist_len = hist & 7;
     let grows = hist_len < 5;
-    let hist0 = zobrist::hist_key([pos.hist[0].0, pos.hist[1].0]);
+    // The child's history is `next_hist` with the hole at `slot`; the
+    // history key's input is then `others ^ child_hist << shift`.
+    let next_hist = (hist & !7) | (hist_len + 1);
+    let slot = 3 + 3 * hist_len;
+    let shift = zobrist::HIST_SHIFT[s];
+    let input0 = zobrist::hist_input([pos.hist[0].0, pos.hist[1].0]);
+    let others = input0 ^ (hist as u64) << shift;
+    let hist0 = if grows {
+        zobrist::hist_key_of_input(input0)
+    } else {
+        0
+    };
     let ring0 = pos.loops[0].low16();
     let counts = ring0.to_le_bytes();
     // One child, of which each move rewrites what a move changes.
@@ -111,6 +121,7 @@ where
     child.side = pos.side.other();
     child.ply = pos.ply + 1;
     let mut mv = Move::empty(false);
+    let (mut made, mut drops) = (0u64, 0u64);
     let mut m = playable(pos);
     while m != 0 {
         let n = m.trailing_zeros() as u8 + 1;
@@ -120,13 +131,14 @@ where
         let lap = &LAPS[h as usize][hand as usize];
         let mut ring = ring0.wrapping_add(lap.add);
         let mut hash = base.wrapping_add(lap.hash);
-        let mut taken = 0u8;
+        child.stores = pos.stores;
         // A capture takes the run of holes of 1, 3 or 5 from the one after
         // the last drop, at most 9 (not the last hole); none on the game's
         // first move.
         if !first_move && matches!(counts[lap.probe as usize] + lap.q, 1 | 3 | 5) {
             let mut bytes = ring.to_le_bytes();
             let mut j = lap.next as usize;
+            let mut taken = 0u8;
             for _ in 1..RING {
                 let c = bytes[j];
                 if !matches!(c, 1 | 3 | 5) {
@@ -138,20 +150,20 @@ where
                 j = if j == RING - 1 { 0 } else { j + 1 };
             }
             ring = u128::from_le_bytes(bytes);
+            let mut stores = pos.stores;
+            stores[s] += taken;
+            child.stores = stores;
+            hash = hash
+                .wrapping_add(zobrist::stores_key_small(stores))
+                .wrapping_sub(zobrist::stores_key_small(pos.stores));
         }
         child.loops[0] = Loop::from_low16(ring);
         (child.occupied[0], child.movable[0]) = masks_low16(ring);
-        child.stores[s] = pos.stores[s] + taken;
-        if taken != 0 {
-            hash = hash
-                .wrapping_add(zobrist::stores_key(child.stores))
-                .wrapping_sub(zobrist::stores_key(pos.stores));
-        }
         if grows {
-            child.hist[s] =
-                AdjHistory((hist & !7) | (n as u32) << (3 + 3 * hist_len) | (hist_len + 1));
+            let h = next_hist | (n as u32) << slot;
+            child.hist[s] = AdjHistory(h);
             hash = hash
-                .wrapping_add(zobrist::hist_key([child.hist[0].0, child.hist[1].0]))
+                .wrapping_add(zobrist::hist_key_of_input(others ^ (h as u64) << shift))
                 .wrapping_sub(hist0);
         }
         child.hash = hash;
@@ -167,9 +179,8 @@ where
             c.refresh_masks();
             (c.occupied, c.movable)
         });
-        stats.moves += 1;
-        stats.laps += 1;
-        stats.drops += hand as u64;
+        made += 1;
+        drops += hand as u64;
         mv.truncate(0);
         mv.push(Token::Lift(n));
         let info = MoveInfo {
@@ -180,7 +191,12 @@ where
             break;
         }
     }
-    stats
+    GenStats {
+        moves: made,
+        laps: made,
+        drops,
+        ..GenStats::default()
+    }
 }
 
 /// The one lap of Adjiboto move `m`, with the ring it leaves before the
