@@ -102,13 +102,17 @@ where
     let hist = pos.hist[s].0;
     let hist_len = hist & 7;
     let grows = hist_len < 5;
-    // The child's history is `next_hist` with the hole at `slot`; the
-    // history key's input is then `others ^ child_hist << shift`.
+    // The child's history is `next_hist` with the hole in the free entry
+    // at `slot` (a history's entries past its length are 0, as `push`
+    // leaves them); the history key's input is then the parent's with
+    // this side's history swapped, `others ^ n << (slot + shift)`.
     let next_hist = (hist & !7) | (hist_len + 1);
     let slot = 3 + 3 * hist_len;
+    debug_assert!(!grows || hist >> slot == 0);
     let shift = zobrist::HIST_SHIFT[s];
     let input0 = zobrist::hist_input([pos.hist[0].0, pos.hist[1].0]);
-    let others = input0 ^ (hist as u64) << shift;
+    let others = input0 ^ ((hist ^ next_hist) as u64) << shift;
+    let entry = slot + shift;
     let hist0 = if grows {
         zobrist::hist_key_of_input(input0)
     } else {
@@ -163,7 +167,7 @@ where
             let h = next_hist | (n as u32) << slot;
             child.hist[s] = AdjHistory(h);
             hash = hash
-                .wrapping_add(zobrist::hist_key_of_input(others ^ (h as u64) << shift))
+                .wrapping_add(zobrist::hist_key_of_input(others ^ (n as u64) << entry))
                 .wrapping_sub(hist0);
         }
         child.hash = hash;
