@@ -6,6 +6,7 @@ use crate::board::{zobrist, AdjHistory, Position};
 use crate::types::geometry::{adj_pos, ADJ_HOLES};
 use crate::types::moves::{Move, Token};
 use crate::types::packed::{masks_low16, Loop};
+use crate::types::Side;
 
 /// Holes (bit n-1 for hole n) the mover may play.
 pub(crate) fn playable(pos: &Position) -> u32 {
@@ -37,6 +38,64 @@ struct Lap {
     next: u8,
     probe: u8,
     q: u8,
+}
+
+impl Lap {
+    /// Whether the hole after the last drop will hold 1, 3 or 5 on the ring
+    /// whose counts are `counts` (that of the lap's parent), the first
+    /// condition of a capture.
+    #[inline(always)]
+    fn may_capture(&self, counts: &[u8; 16]) -> bool {
+        // (`probe` is at most 10: the mask only spares the bounds check.)
+        matches!(counts[(self.probe & 15) as usize] + self.q, 1 | 3 | 5)
+    }
+}
+
+/// The capture from ring index `from` of a ring whose counts are `bytes`:
+/// the run of holes holding 1, 3 or 5 from there on, at most 9 (never back
+/// round to where it started), each emptied and given to `take` with its
+/// count.
+#[inline(always)]
+fn capture_run(bytes: &mut [u8; 16], from: usize, mut take: impl FnMut(usize, u8)) {
+    debug_assert!(from < RING);
+    let mut j = from & 15;
+    for _ in 1..RING {
+        let c = bytes[j];
+        if !matches!(c, 1 | 3 | 5) {
+            break;
+        }
+        bytes[j] = 0;
+        take(j, c);
+        j = if j == RING - 1 { 0 } else { j + 1 };
+    }
+}
+
+/// The biggest capture `side` could make with one sowing from a hole of
+/// two counters or more, ignoring the opening's distinct-hole rule (none on
+/// the game's first move): `eval::adj_best_capture`, from the lap table,
+/// the capture walked only where the hole after the last drop allows one.
+pub(crate) fn best_capture(pos: &Position, side: Side) -> u32 {
+    if pos.hist[0].is_empty() && pos.hist[1].is_empty() {
+        return 0;
+    }
+    let ring = pos.loops[0].low16();
+    let counts = ring.to_le_bytes();
+    let mut best = 0;
+    let first = adj_pos(side, 1) as usize;
+    for h in first..first + 5 {
+        let hand = counts[h & 15];
+        if hand < 2 {
+            continue;
+        }
+        let lap = &LAPS[h][hand as usize];
+        if lap.may_capture(&counts) {
+            let mut took = 0u32;
+            let mut after = ring.wrapping_add(lap.add).to_le_bytes();
+            capture_run(&mut after, lap.next as usize, |_, c| took += c as u32);
+            best = best.max(took);
+        }
+    }
+    best
 }
 
 const RING: usize = ADJ_HOLES as usize;
@@ -139,20 +198,13 @@ where
         // A capture takes the run of holes of 1, 3 or 5 from the one after
         // the last drop, at most 9 (not the last hole); none on the game's
         // first move.
-        if !first_move && matches!(counts[lap.probe as usize] + lap.q, 1 | 3 | 5) {
-            let mut bytes = ring.to_le_bytes();
-            let mut j = lap.next as usize;
+        if !first_move && lap.may_capture(&counts) {
             let mut taken = 0u8;
-            for _ in 1..RING {
-                let c = bytes[j];
-                if !matches!(c, 1 | 3 | 5) {
-                    break;
-                }
-                bytes[j] = 0;
+            let mut bytes = ring.to_le_bytes();
+            capture_run(&mut bytes, lap.next as usize, |j, c| {
                 taken += c;
                 hash = hash.wrapping_sub((c as u64).wrapping_mul(zobrist::HOLE[0][j]));
-                j = if j == RING - 1 { 0 } else { j + 1 };
-            }
+            });
             ring = u128::from_le_bytes(bytes);
             let mut stores = pos.stores;
             stores[s] += taken;
