@@ -18,7 +18,7 @@
 //! and the biggest capture each player could make with one sowing.
 
 use crate::board::Position;
-use crate::types::geometry::{adj_pos, front_mask, ADJ_HOLES};
+use crate::types::geometry::front_mask;
 use crate::types::packed::{byte_sum128, open_columns};
 use crate::types::{Phase, Side, Variant};
 
@@ -189,43 +189,15 @@ fn front_row_w(pos: &Position, side: Side, w: u8) -> (u32, u32) {
     (counters, holes)
 }
 
-/// The biggest capture `side` could make with one Adjiboto sowing, ignoring
-/// the opening's distinct-hole rule.
+/// The biggest capture `side` could make with one Adjiboto sowing of two
+/// counters or more, ignoring the opening's distinct-hole rule (0 on the
+/// game's first move).
 ///
-/// Nothing is sown: a sowing of `hand` from hole `h` empties `h`, adds
-/// `hand / 10` to every hole and one more to the `hand % 10` holes from `h`
-/// on, so the `k`-th hole after the last one sown into (hole `h + hand + k`)
-/// holds its count before (0 for `h`), plus `hand / 10`, plus one when
-/// `k >= 10 - hand % 10` (the stretch has wrapped round to it). Only the
-/// holes the capture walks over are counted.
+/// Nothing is sown hole by hole: the generator's lap table gives the ring
+/// the sowing leaves as one addition and the count the hole after the last
+/// drop will hold, and only when that is 1, 3 or 5 is the capture walked.
 pub fn adj_best_capture(pos: &Position, side: Side) -> u32 {
-    const N: u32 = ADJ_HOLES as u32;
-    if pos.history(Side::A).is_empty() && pos.history(Side::B).is_empty() {
-        return 0;
-    }
-    let ring = pos.loops[0].row(0, ADJ_HOLES).to_le_bytes();
-    let mut best = 0;
-    for hole in 1..=5u8 {
-        let h = adj_pos(side, hole) as u32;
-        let hand = ring[h as usize] as u32;
-        if hand < 2 {
-            continue;
-        }
-        let (q, rem) = (hand / N, hand % N);
-        let mut j = (h + rem) % N;
-        let mut took = 0u32;
-        for k in 0..N - 1 {
-            let before = if j == h { 0 } else { ring[j as usize] as u32 };
-            let c = before + q + u32::from(k >= N - rem);
-            if !matches!(c, 1 | 3 | 5) {
-                break;
-            }
-            took += c;
-            j = if j == N - 1 { 0 } else { j + 1 };
-        }
-        best = best.max(took);
-    }
-    best
+    crate::rules::adjiboto::best_capture(pos, side)
 }
 
 /// One term of the evaluation of a position: the raw feature for the side to
@@ -352,7 +324,7 @@ impl Eval {
 mod tests {
     use super::*;
     use crate::rng::Rng;
-    use crate::types::geometry::facing;
+    use crate::types::geometry::{adj_pos, facing, ADJ_HOLES};
     use crate::Variant;
 
     /// One of the children of `p` picked at random; `None` if it has none.

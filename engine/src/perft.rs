@@ -301,28 +301,34 @@ fn walk_as_made(
     let mut total = PerftCount::default();
     let mut filter = 0u64;
     let mut index = 0u32;
-    let s = pos.generate(budget, |_, child, _| {
-        let h = child.hash();
-        let bit = 1u64 << (h >> 58);
-        if filter & bit != 0 {
-            if let Some(paths) = walked_before(pos, budget, walked, child) {
-                total.paths += paths;
-                index += 1;
-                return true;
+    // Inlined into the generator's loop (a call a move cost Adjiboto's
+    // perft about 4% of its instructions).
+    let s = pos.generate(
+        budget,
+        #[inline(always)]
+        |_, child, _| {
+            let h = child.hash();
+            let bit = 1u64 << (h >> 58);
+            if filter & bit != 0 {
+                if let Some(paths) = walked_before(pos, budget, walked, child) {
+                    total.paths += paths;
+                    index += 1;
+                    return true;
+                }
             }
-        }
-        filter |= bit;
-        let c = if depth == 2 {
-            last_depth(child, budget, rest, stats)
-        } else {
-            walk_as_made(child, depth - 1, budget, rest, stats)
-        };
-        walked.push((h, index, c.paths));
-        index += 1;
-        total.paths += c.paths;
-        total.unique += c.unique;
-        true
-    });
+            filter |= bit;
+            let c = if depth == 2 {
+                last_depth(child, budget, rest, stats)
+            } else {
+                walk_as_made(child, depth - 1, budget, rest, stats)
+            };
+            walked.push((h, index, c.paths));
+            index += 1;
+            total.paths += c.paths;
+            total.unique += c.unique;
+            true
+        },
+    );
     stats.add(&s);
     total
 }

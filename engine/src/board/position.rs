@@ -24,8 +24,9 @@ impl AdjHistory {
     }
     /// Bitmask (bit n-1 for hole n) of holes already played.
     pub fn played(self) -> u32 {
-        // Two holes at a time from a table, over the entries pushed.
-        let e = (self.0 >> 3) & ((1 << (3 * self.len().min(5))) - 1);
+        // Two holes at a time from a table. The entries past the length
+        // are 0 (`push` is the only writer), which stand for no hole.
+        let e = self.0 >> 3;
         let t = &PLAYED_PAIRS;
         (t[(e & 63) as usize] | t[(e >> 6 & 63) as usize] | t[(e >> 12 & 63) as usize]) as u32
     }

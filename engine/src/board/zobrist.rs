@@ -60,11 +60,92 @@ pub(crate) fn meta_counts(stores: [u8; 2], hist: [u32; 2]) -> u64 {
 /// The stores' term of [`meta_counts`].
 #[inline]
 pub(crate) fn stores_key(stores: [u8; 2]) -> u64 {
-    splitmix(0x5707e ^ (stores[0] as u64) << 8 ^ (stores[1] as u64) << 20)
+    stores_key_plain(stores)
 }
 
 /// The opening history's term of [`meta_counts`].
 #[inline]
 pub(crate) fn hist_key(hist: [u32; 2]) -> u64 {
-    splitmix(0x4157 ^ (hist[0] as u64) << 24 ^ hist[1] as u64)
+    splitmix(hist_input(hist))
+}
+
+/// What [`hist_key`] mixes: side A's history above side B's, which start
+/// at bit 24 and bit 0 (`HIST_SHIFT`), so that the Adjiboto generator can
+/// swap one side's history in by a XOR.
+#[inline]
+pub(crate) fn hist_input(hist: [u32; 2]) -> u64 {
+    0x4157 ^ (hist[0] as u64) << HIST_SHIFT[0] ^ (hist[1] as u64) << HIST_SHIFT[1]
+}
+
+/// Where each side's history starts in [`hist_input`], by side.
+pub(crate) const HIST_SHIFT: [u32; 2] = [24, 0];
+
+/// [`hist_key`] of a [`hist_input`].
+#[inline]
+pub(crate) fn hist_key_of_input(x: u64) -> u64 {
+    splitmix(x)
+}
+
+/// The most counters in an Adjiboto store (RULINGS 10: the game has 100).
+const STORE_MAX: usize = 100;
+
+/// [`stores_key`] for Adjiboto's stores, by `[stores[0]][stores[1]]`.
+static STORES: [[u64; STORE_MAX + 1]; STORE_MAX + 1] = {
+    let mut t = [[0u64; STORE_MAX + 1]; STORE_MAX + 1];
+    let mut a = 0;
+    while a <= STORE_MAX {
+        let mut b = 0;
+        while b <= STORE_MAX {
+            t[a][b] = stores_key_plain([a as u8, b as u8]);
+            b += 1;
+        }
+        a += 1;
+    }
+    t
+};
+
+const fn stores_key_plain(stores: [u8; 2]) -> u64 {
+    splitmix(0x5707e ^ (stores[0] as u64) << 8 ^ (stores[1] as u64) << 20)
+}
+
+/// [`stores_key`] from a table, for stores of at most 100 counters each
+/// (an Adjiboto game's; more panics).
+#[inline]
+pub(crate) fn stores_key_small(stores: [u8; 2]) -> u64 {
+    STORES[stores[0] as usize][stores[1] as usize]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stores_table_is_the_key() {
+        for a in 0..=STORE_MAX as u8 {
+            for b in 0..=STORE_MAX as u8 {
+                assert_eq!(stores_key_small([a, b]), stores_key([a, b]), "{a} {b}");
+            }
+        }
+    }
+
+    #[test]
+    fn hist_input_swaps_one_side_by_xor() {
+        // The key of the history pair with side `s`'s history replaced is
+        // the key of the old input with the old history XORed out and the
+        // new one in, at that side's shift; the values are the splitmix of
+        // the documented input.
+        let hists = [0u32, 1 | 3 << 3, 5 | 0o54321 << 3, 4 | 0o2413 << 3];
+        for &a in &hists {
+            for &b in &hists {
+                let x = 0x4157 ^ (a as u64) << 24 ^ b as u64;
+                assert_eq!(hist_key([a, b]), splitmix(x));
+                for &c in &hists {
+                    let y = hist_input([a, b]) ^ ((a ^ c) as u64) << HIST_SHIFT[0];
+                    assert_eq!(hist_key_of_input(y), hist_key([c, b]));
+                    let y = hist_input([a, b]) ^ ((b ^ c) as u64) << HIST_SHIFT[1];
+                    assert_eq!(hist_key_of_input(y), hist_key([a, c]));
+                }
+            }
+        }
+    }
 }

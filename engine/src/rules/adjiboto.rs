@@ -6,6 +6,7 @@ use crate::board::{zobrist, AdjHistory, Position};
 use crate::types::geometry::{adj_pos, ADJ_HOLES};
 use crate::types::moves::{Move, Token};
 use crate::types::packed::{masks_low16, Loop};
+use crate::types::Side;
 
 /// Holes (bit n-1 for hole n) the mover may play.
 pub(crate) fn playable(pos: &Position) -> u32 {
@@ -37,6 +38,64 @@ struct Lap {
     next: u8,
     probe: u8,
     q: u8,
+}
+
+impl Lap {
+    /// Whether the hole after the last drop will hold 1, 3 or 5 on the ring
+    /// whose counts are `counts` (that of the lap's parent), the first
+    /// condition of a capture.
+    #[inline(always)]
+    fn may_capture(&self, counts: &[u8; 16]) -> bool {
+        // (`probe` is at most 10: the mask only spares the bounds check.)
+        matches!(counts[(self.probe & 15) as usize] + self.q, 1 | 3 | 5)
+    }
+}
+
+/// The capture from ring index `from` of a ring whose counts are `bytes`:
+/// the run of holes holding 1, 3 or 5 from there on, at most 9 (never back
+/// round to where it started), each emptied and given to `take` with its
+/// count.
+#[inline(always)]
+fn capture_run(bytes: &mut [u8; 16], from: usize, mut take: impl FnMut(usize, u8)) {
+    debug_assert!(from < RING);
+    let mut j = from & 15;
+    for _ in 1..RING {
+        let c = bytes[j];
+        if !matches!(c, 1 | 3 | 5) {
+            break;
+        }
+        bytes[j] = 0;
+        take(j, c);
+        j = if j == RING - 1 { 0 } else { j + 1 };
+    }
+}
+
+/// The biggest capture `side` could make with one sowing from a hole of
+/// two counters or more, ignoring the opening's distinct-hole rule (none on
+/// the game's first move): `eval::adj_best_capture`, from the lap table,
+/// the capture walked only where the hole after the last drop allows one.
+pub(crate) fn best_capture(pos: &Position, side: Side) -> u32 {
+    if pos.hist[0].is_empty() && pos.hist[1].is_empty() {
+        return 0;
+    }
+    let ring = pos.loops[0].low16();
+    let counts = ring.to_le_bytes();
+    let mut best = 0;
+    let first = adj_pos(side, 1) as usize;
+    for h in first..first + 5 {
+        let hand = counts[h & 15];
+        if hand < 2 {
+            continue;
+        }
+        let lap = &LAPS[h][hand as usize];
+        if lap.may_capture(&counts) {
+            let mut took = 0u32;
+            let mut after = ring.wrapping_add(lap.add).to_le_bytes();
+            capture_run(&mut after, lap.next as usize, |_, c| took += c as u32);
+            best = best.max(took);
+        }
+    }
+    best
 }
 
 const RING: usize = ADJ_HOLES as usize;
@@ -90,7 +149,6 @@ pub(crate) fn generate<F>(pos: &Position, mut sink: F) -> GenStats
 where
     F: FnMut(&Move, &Position, MoveInfo) -> bool,
 {
-    let mut stats = GenStats::default();
     let s = pos.side.index();
     let first_move = pos.hist[0].is_empty() && pos.hist[1].is_empty();
     // The child's hash is the parent's, moved by the lap, the captures and
@@ -103,7 +161,22 @@ where
     let hist = pos.hist[s].0;
     let hist_len = hist & 7;
     let grows = hist_len < 5;
-    let hist0 = zobrist::hist_key([pos.hist[0].0, pos.hist[1].0]);
+    // The child's history is `next_hist` with the hole in the free entry
+    // at `slot` (a history's entries past its length are 0, as `push`
+    // leaves them); the history key's input is then the parent's with
+    // this side's history swapped, `others ^ n << (slot + shift)`.
+    let next_hist = (hist & !7) | (hist_len + 1);
+    let slot = 3 + 3 * hist_len;
+    debug_assert!(!grows || hist >> slot == 0);
+    let shift = zobrist::HIST_SHIFT[s];
+    let input0 = zobrist::hist_input([pos.hist[0].0, pos.hist[1].0]);
+    let others = input0 ^ ((hist ^ next_hist) as u64) << shift;
+    let entry = slot + shift;
+    let hist0 = if grows {
+        zobrist::hist_key_of_input(input0)
+    } else {
+        0
+    };
     let ring0 = pos.loops[0].low16();
     let counts = ring0.to_le_bytes();
     // One child, of which each move rewrites what a move changes.
@@ -111,6 +184,7 @@ where
     child.side = pos.side.other();
     child.ply = pos.ply + 1;
     let mut mv = Move::empty(false);
+    let (mut made, mut drops) = (0u64, 0u64);
     let mut m = playable(pos);
     while m != 0 {
         let n = m.trailing_zeros() as u8 + 1;
@@ -120,38 +194,32 @@ where
         let lap = &LAPS[h as usize][hand as usize];
         let mut ring = ring0.wrapping_add(lap.add);
         let mut hash = base.wrapping_add(lap.hash);
-        let mut taken = 0u8;
+        child.stores = pos.stores;
         // A capture takes the run of holes of 1, 3 or 5 from the one after
         // the last drop, at most 9 (not the last hole); none on the game's
         // first move.
-        if !first_move && matches!(counts[lap.probe as usize] + lap.q, 1 | 3 | 5) {
+        if !first_move && lap.may_capture(&counts) {
+            let mut taken = 0u8;
             let mut bytes = ring.to_le_bytes();
-            let mut j = lap.next as usize;
-            for _ in 1..RING {
-                let c = bytes[j];
-                if !matches!(c, 1 | 3 | 5) {
-                    break;
-                }
-                bytes[j] = 0;
+            capture_run(&mut bytes, lap.next as usize, |j, c| {
                 taken += c;
                 hash = hash.wrapping_sub((c as u64).wrapping_mul(zobrist::HOLE[0][j]));
-                j = if j == RING - 1 { 0 } else { j + 1 };
-            }
+            });
             ring = u128::from_le_bytes(bytes);
+            let mut stores = pos.stores;
+            stores[s] += taken;
+            child.stores = stores;
+            hash = hash
+                .wrapping_add(zobrist::stores_key_small(stores))
+                .wrapping_sub(zobrist::stores_key_small(pos.stores));
         }
         child.loops[0] = Loop::from_low16(ring);
         (child.occupied[0], child.movable[0]) = masks_low16(ring);
-        child.stores[s] = pos.stores[s] + taken;
-        if taken != 0 {
-            hash = hash
-                .wrapping_add(zobrist::stores_key(child.stores))
-                .wrapping_sub(zobrist::stores_key(pos.stores));
-        }
         if grows {
-            child.hist[s] =
-                AdjHistory((hist & !7) | (n as u32) << (3 + 3 * hist_len) | (hist_len + 1));
+            let h = next_hist | (n as u32) << slot;
+            child.hist[s] = AdjHistory(h);
             hash = hash
-                .wrapping_add(zobrist::hist_key([child.hist[0].0, child.hist[1].0]))
+                .wrapping_add(zobrist::hist_key_of_input(others ^ (n as u64) << entry))
                 .wrapping_sub(hist0);
         }
         child.hash = hash;
@@ -167,9 +235,8 @@ where
             c.refresh_masks();
             (c.occupied, c.movable)
         });
-        stats.moves += 1;
-        stats.laps += 1;
-        stats.drops += hand as u64;
+        made += 1;
+        drops += hand as u64;
         mv.truncate(0);
         mv.push(Token::Lift(n));
         let info = MoveInfo {
@@ -180,7 +247,12 @@ where
             break;
         }
     }
-    stats
+    GenStats {
+        moves: made,
+        laps: made,
+        drops,
+        ..GenStats::default()
+    }
 }
 
 /// The one lap of Adjiboto move `m`, with the ring it leaves before the

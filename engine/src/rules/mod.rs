@@ -2,7 +2,7 @@
 //! Lango and Acholi specifics in their own modules, Adjiboto, and outcomes.
 
 mod acholi;
-mod adjiboto;
+pub(crate) mod adjiboto;
 mod choro;
 mod lango;
 mod outcome;
