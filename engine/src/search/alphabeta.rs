@@ -212,14 +212,33 @@ fn next_in_order(order: &mut [u64], n: usize) {
 /// History slot of a move: its start (hole and kind).
 #[inline]
 fn slot(m: &Move) -> usize {
-    let s = match m.token(0) {
-        Some(Token::Lift(n)) => n as usize,
-        Some(Token::Clockwise(n)) => 33 + n as usize,
-        Some(Token::StartCapture(n)) => 66 + n as usize,
+    match m.first_code() {
+        Some(b) => SLOT_OF_CODE[b as usize] as usize,
+        None => 0,
+    }
+}
+
+/// The history slot of a start token.
+const fn token_slot(t: Token) -> usize {
+    let s = match t {
+        Token::Lift(n) => n as usize,
+        Token::Clockwise(n) => 33 + n as usize,
+        Token::StartCapture(n) => 66 + n as usize,
         _ => 0,
     };
     s & (HIST_SLOTS - 1)
 }
+
+/// [`token_slot`] of each token byte code: [`slot`] without decoding.
+static SLOT_OF_CODE: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = token_slot(Token::decode(b as u8)) as u8;
+        b += 1;
+    }
+    t
+};
 
 /// Counters the mover takes with this move.
 #[inline]
@@ -985,6 +1004,26 @@ pub fn run<E: Evaluator>(
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    /// The slot table gives each start token's slot: every byte code a move
+    /// can start with, and the empty move.
+    #[test]
+    fn slots_from_the_table_are_the_tokens_slots() {
+        assert_eq!(slot(&Move::empty(false)), 0);
+        for b in 0..=255u8 {
+            let t = Token::decode(b);
+            let mut m = Move::empty(false);
+            m.push(t);
+            m.push(Token::Plus);
+            let want = match t {
+                Token::Lift(n) => n as usize,
+                Token::Clockwise(n) => 33 + n as usize,
+                Token::StartCapture(n) => 66 + n as usize,
+                _ => 0,
+            } % HIST_SLOTS;
+            assert_eq!(slot(&m), want, "{b:#x}");
+        }
+    }
 
     proptest! {
         /// The children come out of `next_in_order` as a stable sort by key,

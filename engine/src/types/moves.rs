@@ -54,7 +54,7 @@ impl Token {
     }
 
     #[inline]
-    fn decode(b: u8) -> Token {
+    pub(crate) const fn decode(b: u8) -> Token {
         match b {
             T_PLUS => Token::Plus,
             T_MINUS => Token::Minus,
@@ -118,6 +118,13 @@ impl Move {
         self.toks[..self.len as usize]
             .iter()
             .map(|&b| Token::decode(b))
+    }
+
+    /// The first token's byte code (for tables indexed by it, built with
+    /// [`Token::decode`]); `None` for the empty move.
+    #[inline]
+    pub(crate) fn first_code(&self) -> Option<u8> {
+        (self.len > 0).then_some(self.toks[0])
     }
 
     pub fn token(&self, i: usize) -> Option<Token> {
