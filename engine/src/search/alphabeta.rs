@@ -20,8 +20,8 @@
 //! drafts (a deeper result is a better value, not the plain one).
 
 use super::common::{
-    children, no_move_cheap, root_children, terminal_value, to_score, Child, RepHistory, DRAW,
-    EVAL_MAX, INF, MATE, MATE_BOUND, MAX_PLY,
+    children, no_move_cheap, root_children, terminal_value, to_score, write_child, Child,
+    RepHistory, DRAW, EVAL_MAX, INF, MATE, MATE_BOUND, MAX_PLY,
 };
 use super::time::TimeManager;
 use super::tt::{Bound, Table};
@@ -521,17 +521,23 @@ impl<'a, E: Evaluator> Worker<'a, E> {
         // Staged generation: at a null-window node the table move usually
         // refutes, so generate only up to it and try it first; the rest of
         // the generation is paid only when it does not cut off.
-        let mut tried: Option<Position> = None;
+        let mut table_child = std::mem::MaybeUninit::<Child>::uninit();
+        let mut tried: Option<&Position> = None;
         if tt_move != 0 && !pv_node {
-            let mut found = None;
+            let mut found = false;
             pos.generate(LAP_BUDGET, |m, p, _| {
                 if p.hash() as u32 == tt_move {
-                    found = Some(Child { mv: *m, pos: *p });
+                    // SAFETY: `table_child` is a local, valid for the write
+                    // and apart from `m` and `p`.
+                    unsafe { write_child(table_child.as_mut_ptr(), m, p) };
+                    found = true;
                     return false;
                 }
                 true
             });
-            if let Some(c) = found {
+            if found {
+                // SAFETY: written in full by the generator's call above.
+                let c = unsafe { table_child.assume_init_ref() };
                 let same = c.pos.side_to_move() == mover;
                 let v = self.child_value(&c.pos, same, depth - 1, alpha, beta, ply + 1, false);
                 if self.stopped {
@@ -551,7 +557,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
                     return v;
                 }
                 alpha = alpha.max(v);
-                tried = Some(c.pos);
+                tried = Some(&c.pos);
             }
         }
 
@@ -565,7 +571,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
         let mut gains = std::mem::take(&mut self.gains[ply]);
         self.order_moves(pos, &kids, &mut order, &mut gains, tt_move, ply);
         if let Some(t) = tried {
-            order.retain(|&k| !kids[key_index(k)].pos.same_state(&t));
+            order.retain(|&k| !kids[key_index(k)].pos.same_state(t));
         }
 
         let first = usize::from(tried.is_some());

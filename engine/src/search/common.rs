@@ -112,23 +112,27 @@ fn push_new(buf: &mut Vec<Child>, hashes: &mut Vec<u64>, seen: &mut u64, m: &Mov
         hashes.push(h);
         buf.reserve(1);
         let n = buf.len();
-        // SAFETY: the spare capacity holds slot `n`; both fields are
-        // written before the length counts the slot. The position is copied
-        // as bytes in two parts of at most 128, each of which the compiler
-        // copies in place (a copy of the whole is a call of `memcpy`); the
-        // parts cover it exactly, and a `Position` is `Copy`, so its bytes
-        // are a valid position.
+        // SAFETY: the spare capacity holds slot `n`, apart from `m` and
+        // `p`; it is written in full before the length counts it.
         unsafe {
-            let slot = buf.as_mut_ptr().add(n);
-            std::ptr::addr_of_mut!((*slot).mv).write(*m);
-            let src = (p as *const Position).cast::<u8>();
-            let dst = std::ptr::addr_of_mut!((*slot).pos).cast::<u8>();
-            const SIZE: usize = std::mem::size_of::<Position>();
-            const HEAD: usize = if SIZE > 128 { 128 } else { SIZE };
-            std::ptr::copy_nonoverlapping(src, dst, HEAD);
-            std::ptr::copy_nonoverlapping(src.add(HEAD), dst.add(HEAD), SIZE - HEAD);
+            write_child(buf.as_mut_ptr().add(n), m, p);
             buf.set_len(n + 1);
         }
+    }
+}
+
+/// Write the child `p` reached by `m` to `slot`, field by field and the
+/// position without a `memcpy` call (see `Position::write_to`), where a
+/// whole `Child` written is one.
+///
+/// # Safety
+/// `slot` must be valid for writes of a `Child` and apart from `m` and `p`.
+#[inline(always)]
+pub(crate) unsafe fn write_child(slot: *mut Child, m: &Move, p: &Position) {
+    // SAFETY: as the caller promises.
+    unsafe {
+        std::ptr::addr_of_mut!((*slot).mv).write(*m);
+        p.write_to(std::ptr::addr_of_mut!((*slot).pos));
     }
 }
 

@@ -567,7 +567,7 @@ where
     };
 
     // Everything but the board is the same for every child.
-    let mut child = *pos;
+    let mut child = pos.copied();
     child.ply = pos.ply + 1;
     child.side = pos.side.other();
     child.phase = pos.phase.next();
