@@ -210,10 +210,58 @@ static LAPS: [[Lap; COUNTERS + 1]; RING] = {
     t
 };
 
-pub(crate) fn generate<F>(pos: &Position, mut sink: F) -> GenStats
+/// Where [`generate_into`] builds each move's child, and what is done with
+/// it once built.
+pub(crate) trait ChildOut {
+    /// Whether each slot is a fresh copy of the parent (the side and ply
+    /// then written for every move), not the last move's child.
+    const FRESH: bool;
+    /// Where the next move's child is built: a position equal to the parent
+    /// in every field but side, ply, stores, ring, masks, history and hash,
+    /// which the generator writes (the side and ply once, unless `FRESH`).
+    fn slot(&mut self) -> &mut Position;
+    /// The child built in the last slot is reached by `mv`; false stops.
+    fn made(&mut self, mv: &Move, info: MoveInfo) -> bool;
+}
+
+/// [`ChildOut`] for [`generate`]: one child aside, rewritten by each move
+/// and handed to the sink.
+struct Aside<'c, F> {
+    child: &'c mut Position,
+    sink: F,
+}
+
+impl<F: FnMut(&Move, &Position, MoveInfo) -> bool> ChildOut for Aside<'_, F> {
+    const FRESH: bool = false;
+    #[inline(always)]
+    fn slot(&mut self) -> &mut Position {
+        self.child
+    }
+    #[inline(always)]
+    fn made(&mut self, mv: &Move, info: MoveInfo) -> bool {
+        (self.sink)(mv, self.child, info)
+    }
+}
+
+pub(crate) fn generate<F>(pos: &Position, sink: F) -> GenStats
 where
     F: FnMut(&Move, &Position, MoveInfo) -> bool,
 {
+    // One child, of which each move rewrites what a move changes.
+    let mut child = *pos;
+    generate_into(
+        pos,
+        &mut Aside {
+            child: &mut child,
+            sink,
+        },
+    )
+}
+
+/// [`generate`], each move's child built where `out` says (the searchers'
+/// children list writes it straight into the list).
+#[inline(always)]
+pub(crate) fn generate_into<C: ChildOut>(pos: &Position, out: &mut C) -> GenStats {
     let s = pos.side.index();
     let first_move = pos.hist[0].is_empty() && pos.hist[1].is_empty();
     // The child's hash is the parent's, moved by the lap, the captures and
@@ -244,10 +292,12 @@ where
     };
     let ring0 = pos.loops[0].low16();
     let counts = ring0.to_le_bytes();
-    // One child, of which each move rewrites what a move changes.
-    let mut child = *pos;
-    child.side = pos.side.other();
-    child.ply = pos.ply + 1;
+    let (side, ply) = (pos.side.other(), pos.ply + 1);
+    if !C::FRESH {
+        let child = out.slot();
+        child.side = side;
+        child.ply = ply;
+    }
     let mut mv = Move::empty(false);
     let (mut made, mut drops) = (0u64, 0u64);
     let mut m = playable(pos);
@@ -259,6 +309,11 @@ where
         let lap = &LAPS[h as usize][hand as usize];
         let mut ring = ring0.wrapping_add(lap.add);
         let mut hash = base.wrapping_add(lap.hash);
+        let child = out.slot();
+        if C::FRESH {
+            child.side = side;
+            child.ply = ply;
+        }
         child.stores = pos.stores;
         // A capture takes the run of holes of 1, 3 or 5 from the one after
         // the last drop, at most 9 (not the last hole); none on the game's
@@ -290,13 +345,13 @@ where
         child.hash = hash;
         debug_assert_eq!(child.hist[s], pos.hist[s].push(n));
         debug_assert_eq!(child.hash, {
-            let mut c = child;
+            let mut c = *child;
             c.refresh_masks();
             c.rehash();
             c.hash
         });
         debug_assert_eq!((child.occupied, child.movable), {
-            let mut c = child;
+            let mut c = *child;
             c.refresh_masks();
             (c.occupied, c.movable)
         });
@@ -308,7 +363,7 @@ where
             laps: 1,
             drops: hand as u32,
         };
-        if !sink(&mv, &child, info) {
+        if !out.made(&mv, info) {
             break;
         }
     }
