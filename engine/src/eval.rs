@@ -193,11 +193,13 @@ fn front_row_w(pos: &Position, side: Side, w: u8) -> (u32, u32) {
 /// counters or more, ignoring the opening's distinct-hole rule (0 on the
 /// game's first move).
 ///
-/// Nothing is sown hole by hole: the generator's lap table gives the ring
-/// the sowing leaves as one addition and the count the hole after the last
-/// drop will hold, and only when that is 1, 3 or 5 is the capture walked.
+/// Nothing is sown hole by hole: one pass of byte compares over the ring
+/// finds the holes whose sowing leaves 1, 3 or 5 in the hole after its last
+/// drop, and only from those is the ring sown (one addition, from the
+/// generator's lap table) and the capture walked. The evaluation takes both
+/// sides' from one pass.
 pub fn adj_best_capture(pos: &Position, side: Side) -> u32 {
-    crate::rules::adjiboto::best_capture(pos, side)
+    crate::rules::adjiboto::best_captures(pos)[side.index()]
 }
 
 /// One term of the evaluation of a position: the raw feature for the side to
@@ -312,10 +314,8 @@ impl Eval {
             pos.movable_mask(op).count_ones() as i32,
         );
         f("mobility", m, o, w.mobility * (m - o));
-        let (m, o) = (
-            adj_best_capture(pos, me) as i32,
-            adj_best_capture(pos, op) as i32,
-        );
+        let best = crate::rules::adjiboto::best_captures(pos);
+        let (m, o) = (best[me.index()] as i32, best[op.index()] as i32);
         f("capture", m, o, w.adj_capture * m - w.adj_threat * o);
     }
 }

@@ -6,7 +6,6 @@ use crate::board::{zobrist, AdjHistory, Position};
 use crate::types::geometry::{adj_pos, ADJ_HOLES};
 use crate::types::moves::{Move, Token};
 use crate::types::packed::{masks_low16, Loop};
-use crate::types::Side;
 
 /// Holes (bit n-1 for hole n) the mover may play.
 pub(crate) fn playable(pos: &Position) -> u32 {
@@ -70,32 +69,98 @@ fn capture_run(bytes: &mut [u8; 16], from: usize, mut take: impl FnMut(usize, u8
     }
 }
 
-/// The biggest capture `side` could make with one sowing from a hole of
-/// two counters or more, ignoring the opening's distinct-hole rule (none on
-/// the game's first move): `eval::adj_best_capture`, from the lap table,
-/// the capture walked only where the hole after the last drop allows one.
-pub(crate) fn best_capture(pos: &Position, side: Side) -> u32 {
+/// The biggest capture each side (by `Side::index`) could make with one
+/// sowing from a hole of two counters or more, ignoring the opening's
+/// distinct-hole rule (none on the game's first move): `eval::adj_best_capture`.
+/// Only the holes [`capture_candidates`] names are sown, by the lap table,
+/// and their captures walked.
+pub(crate) fn best_captures(pos: &Position) -> [u32; 2] {
+    let mut best = [0; 2];
     if pos.hist[0].is_empty() && pos.hist[1].is_empty() {
-        return 0;
+        return best;
     }
     let ring = pos.loops[0].low16();
+    let mut m = capture_candidates(ring);
+    if m == 0 {
+        return best;
+    }
     let counts = ring.to_le_bytes();
-    let mut best = 0;
-    let first = adj_pos(side, 1) as usize;
-    for h in first..first + 5 {
-        let hand = counts[h & 15];
-        if hand < 2 {
+    while m != 0 {
+        let h = m.trailing_zeros() as usize;
+        m &= m - 1;
+        let lap = &LAPS[h & 15][counts[h & 15] as usize];
+        // A hole of 10 or more is only a candidate: its laps go round.
+        if counts[h & 15] as usize >= RING && !lap.may_capture(&counts) {
             continue;
         }
-        let lap = &LAPS[h][hand as usize];
-        if lap.may_capture(&counts) {
-            let mut took = 0u32;
-            let mut after = ring.wrapping_add(lap.add).to_le_bytes();
-            capture_run(&mut after, lap.next as usize, |_, c| took += c as u32);
-            best = best.max(took);
-        }
+        let mut took = 0u32;
+        let mut after = ring.wrapping_add(lap.add).to_le_bytes();
+        capture_run(&mut after, lap.next as usize, |_, c| took += c as u32);
+        let side = usize::from(h >= RING / 2);
+        best[side] = best[side].max(took);
     }
     best
+}
+
+/// The ring indices of the bytes of `v` that hold 1, 3 or 5.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn odd_holes(v: std::arch::x86_64::__m128i) -> u32 {
+    use std::arch::x86_64::*;
+    // SAFETY: SSE2 is part of the x86_64 baseline; these only compute.
+    unsafe {
+        let eq = |c: i8| _mm_cmpeq_epi8(v, _mm_set1_epi8(c));
+        _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(eq(1), eq(3)), eq(5))) as u32
+    }
+}
+
+/// The ring indices (bit `i` for index `i`) of the holes whose sowing may
+/// capture, on the ring whose counts are the bytes of `ring`: exactly the
+/// holes of 2 to 9 whose hole `hand` further on (the one after the last
+/// drop, which that sowing does not reach) holds 1, 3 or 5, and every hole
+/// of 10 or more (whose sowing goes round: [`Lap::may_capture`] decides).
+/// SSE2: a byte compare per hand, each hand's holes against the holes of 1,
+/// 3 or 5 rotated back by that hand.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn capture_candidates(ring: u128) -> u32 {
+    use std::arch::x86_64::*;
+    // SAFETY: SSE2 is part of the x86_64 baseline; these only compute.
+    unsafe {
+        let v = _mm_set_epi64x((ring >> 64) as i64, ring as i64);
+        let eq = |c: i8| _mm_cmpeq_epi8(v, _mm_set1_epi8(c));
+        let odd = odd_holes(v);
+        // Bit `i + r` of `twice` is bit `(i + r) % 10` of `odd` for `i < 10`.
+        let twice = odd | odd << RING;
+        let big = _mm_cmpeq_epi8(_mm_max_epu8(v, _mm_set1_epi8(RING as i8)), v);
+        let mut m = _mm_movemask_epi8(big) as u32;
+        for r in 2..RING as i8 {
+            m |= _mm_movemask_epi8(eq(r)) as u32 & twice >> r;
+        }
+        m & ((1 << RING) - 1)
+    }
+}
+
+/// [`capture_candidates`] without SSE2: hole by hole.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline]
+fn capture_candidates(ring: u128) -> u32 {
+    capture_candidates_plain(ring)
+}
+
+/// [`capture_candidates`] hole by hole, by the lap table (the code where
+/// SSE2 is missing; tested against it where it is not).
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+fn capture_candidates_plain(ring: u128) -> u32 {
+    let counts = ring.to_le_bytes();
+    let mut m = 0;
+    for h in 0..RING {
+        let hand = counts[h] as usize;
+        if hand >= RING || hand >= 2 && LAPS[h][hand].may_capture(&counts) {
+            m |= 1 << h;
+        }
+    }
+    m
 }
 
 const RING: usize = ADJ_HOLES as usize;
@@ -145,10 +210,58 @@ static LAPS: [[Lap; COUNTERS + 1]; RING] = {
     t
 };
 
-pub(crate) fn generate<F>(pos: &Position, mut sink: F) -> GenStats
+/// Where [`generate_into`] builds each move's child, and what is done with
+/// it once built.
+pub(crate) trait ChildOut {
+    /// Whether each slot is a fresh copy of the parent (the side and ply
+    /// then written for every move), not the last move's child.
+    const FRESH: bool;
+    /// Where the next move's child is built: a position equal to the parent
+    /// in every field but side, ply, stores, ring, masks, history and hash,
+    /// which the generator writes (the side and ply once, unless `FRESH`).
+    fn slot(&mut self) -> &mut Position;
+    /// The child built in the last slot is reached by `mv`; false stops.
+    fn made(&mut self, mv: &Move, info: MoveInfo) -> bool;
+}
+
+/// [`ChildOut`] for [`generate`]: one child aside, rewritten by each move
+/// and handed to the sink.
+struct Aside<'c, F> {
+    child: &'c mut Position,
+    sink: F,
+}
+
+impl<F: FnMut(&Move, &Position, MoveInfo) -> bool> ChildOut for Aside<'_, F> {
+    const FRESH: bool = false;
+    #[inline(always)]
+    fn slot(&mut self) -> &mut Position {
+        self.child
+    }
+    #[inline(always)]
+    fn made(&mut self, mv: &Move, info: MoveInfo) -> bool {
+        (self.sink)(mv, self.child, info)
+    }
+}
+
+pub(crate) fn generate<F>(pos: &Position, sink: F) -> GenStats
 where
     F: FnMut(&Move, &Position, MoveInfo) -> bool,
 {
+    // One child, of which each move rewrites what a move changes.
+    let mut child = *pos;
+    generate_into(
+        pos,
+        &mut Aside {
+            child: &mut child,
+            sink,
+        },
+    )
+}
+
+/// [`generate`], each move's child built where `out` says (the searchers'
+/// children list writes it straight into the list).
+#[inline(always)]
+pub(crate) fn generate_into<C: ChildOut>(pos: &Position, out: &mut C) -> GenStats {
     let s = pos.side.index();
     let first_move = pos.hist[0].is_empty() && pos.hist[1].is_empty();
     // The child's hash is the parent's, moved by the lap, the captures and
@@ -179,10 +292,12 @@ where
     };
     let ring0 = pos.loops[0].low16();
     let counts = ring0.to_le_bytes();
-    // One child, of which each move rewrites what a move changes.
-    let mut child = *pos;
-    child.side = pos.side.other();
-    child.ply = pos.ply + 1;
+    let (side, ply) = (pos.side.other(), pos.ply + 1);
+    if !C::FRESH {
+        let child = out.slot();
+        child.side = side;
+        child.ply = ply;
+    }
     let mut mv = Move::empty(false);
     let (mut made, mut drops) = (0u64, 0u64);
     let mut m = playable(pos);
@@ -194,6 +309,11 @@ where
         let lap = &LAPS[h as usize][hand as usize];
         let mut ring = ring0.wrapping_add(lap.add);
         let mut hash = base.wrapping_add(lap.hash);
+        let child = out.slot();
+        if C::FRESH {
+            child.side = side;
+            child.ply = ply;
+        }
         child.stores = pos.stores;
         // A capture takes the run of holes of 1, 3 or 5 from the one after
         // the last drop, at most 9 (not the last hole); none on the game's
@@ -225,13 +345,13 @@ where
         child.hash = hash;
         debug_assert_eq!(child.hist[s], pos.hist[s].push(n));
         debug_assert_eq!(child.hash, {
-            let mut c = child;
+            let mut c = *child;
             c.refresh_masks();
             c.rehash();
             c.hash
         });
         debug_assert_eq!((child.occupied, child.movable), {
-            let mut c = child;
+            let mut c = *child;
             c.refresh_masks();
             (c.occupied, c.movable)
         });
@@ -243,7 +363,7 @@ where
             laps: 1,
             drops: hand as u32,
         };
-        if !sink(&mv, &child, info) {
+        if !out.made(&mv, info) {
             break;
         }
     }
@@ -283,4 +403,71 @@ pub(crate) fn trace(pos: &Position, m: &Move) -> Option<Vec<(LapRecord, LapBoard
         after: ring[at],
     };
     Some(vec![(lap, [ring, [0; 32]])])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::Rng;
+
+    /// A ring of at most 100 counters in its 10 holes: mostly small counts
+    /// (where the hands of 2 to 9 are), sometimes a few big ones.
+    fn random_ring(rng: &mut Rng) -> u128 {
+        let mut counts = [0u8; 16];
+        let mut left = 100u32;
+        let small = rng.chance(3, 4);
+        for c in counts.iter_mut().take(RING) {
+            let most = if small { left.min(11) } else { left };
+            let n = rng.below(most as usize + 1) as u32;
+            *c = n as u8;
+            left -= n;
+        }
+        u128::from_le_bytes(counts)
+    }
+
+    #[test]
+    fn capture_candidates_match_the_lap_table() {
+        let mut rng = Rng::new(0xcab7);
+        let mut seen = 0u32;
+        for _ in 0..200_000 {
+            let ring = random_ring(&mut rng);
+            let m = capture_candidates(ring);
+            assert_eq!(
+                m,
+                capture_candidates_plain(ring),
+                "{:x?}",
+                ring.to_le_bytes()
+            );
+            seen |= m;
+        }
+        // Every hole is a candidate somewhere.
+        assert_eq!(seen, (1 << RING) - 1);
+    }
+
+    #[test]
+    fn candidates_are_the_holes_a_sowing_captures_from() {
+        // Hole by hole: the hole after the last drop of a plain sowing
+        // holds 1, 3 or 5 exactly where a hole of 2 to 9 is a candidate.
+        let mut rng = Rng::new(0x5eed);
+        for _ in 0..20_000 {
+            let ring = random_ring(&mut rng);
+            let counts = ring.to_le_bytes();
+            let m = capture_candidates(ring);
+            for h in 0..RING {
+                let hand = counts[h] as usize;
+                let mut r = counts;
+                r[h] = 0;
+                for k in 0..hand {
+                    r[(h + k) % RING] += 1;
+                }
+                let after = r[(h + hand) % RING];
+                let may = hand >= 2 && matches!(after, 1 | 3 | 5);
+                if hand < RING {
+                    assert_eq!(m >> h & 1 != 0, may, "{counts:?} {h}");
+                } else {
+                    assert!(m >> h & 1 != 0, "{counts:?} {h}");
+                }
+            }
+        }
+    }
 }

@@ -3,7 +3,7 @@
 
 use super::Score;
 use crate::board::Position;
-use crate::rules::{Game, LAP_BUDGET};
+use crate::rules::{adjiboto, Game, MoveInfo, LAP_BUDGET};
 use crate::types::geometry::{facing, front_mask};
 use crate::types::moves::Move;
 use crate::types::{Phase, Variant};
@@ -87,11 +87,81 @@ pub struct Child {
 pub fn children(pos: &Position, buf: &mut Vec<Child>, hashes: &mut Vec<u64>) {
     buf.clear();
     hashes.clear();
+    if !pos.variant().is_choro() {
+        // Adjiboto: at most five children, each made in its list slot.
+        buf.reserve(5);
+        let mut out = InList {
+            parent: pos,
+            base: buf.as_mut_ptr(),
+            len: 0,
+            room: buf.capacity(),
+            seen: 0,
+        };
+        adjiboto::generate_into(pos, &mut out);
+        // SAFETY: the first `out.len` slots hold whole children.
+        unsafe { buf.set_len(out.len) };
+        return;
+    }
     let mut seen = 0u64;
     pos.generate(LAP_BUDGET, |m, p, _| {
         push_new(buf, hashes, &mut seen, m, p);
         true
     });
+}
+
+/// [`adjiboto::ChildOut`] for [`children`]: each child is built in the
+/// list's next slot (a copy of the parent that the generator rewrites), and
+/// counted unless an earlier child has the same state, as [`push_new`]
+/// keeps them (the hashes scanned only when bit `h >> 58` of `seen` says
+/// one may match); `len` children are kept, at `base`, where the list has
+/// room for every move.
+struct InList<'a> {
+    parent: &'a Position,
+    base: *mut Child,
+    len: usize,
+    room: usize,
+    seen: u64,
+}
+
+impl adjiboto::ChildOut for InList<'_> {
+    const FRESH: bool = true;
+    #[inline(always)]
+    fn slot(&mut self) -> &mut Position {
+        assert!(self.len < self.room);
+        // SAFETY: slot `len` is the list's spare capacity, apart from the
+        // parent (which is not in this list); its position is written in
+        // full before the reference to it is made.
+        unsafe {
+            let pos = std::ptr::addr_of_mut!((*self.base.add(self.len)).pos);
+            self.parent.write_to(pos);
+            &mut *pos
+        }
+    }
+
+    #[inline(always)]
+    fn made(&mut self, mv: &Move, _: MoveInfo) -> bool {
+        let n = self.len;
+        // SAFETY: slots below `n` hold whole children; slot `n`'s position
+        // was written by `slot` and its move is written here.
+        unsafe {
+            let slot = self.base.add(n);
+            let p = &(*slot).pos;
+            let h = p.hash();
+            let bit = 1u64 << (h >> 58);
+            if self.seen & bit != 0
+                && (0..n).any(|j| {
+                    let c = &(*self.base.add(j)).pos;
+                    c.hash() == h && c.same_state(p)
+                })
+            {
+                return true;
+            }
+            self.seen |= bit;
+            std::ptr::addr_of_mut!((*slot).mv).write(*mv);
+        }
+        self.len = n + 1;
+        true
+    }
 }
 
 /// Add the child `p` reached by `m` unless an equal child (same state) is
@@ -217,6 +287,37 @@ mod tests {
         assert_eq!(to_score(-(MATE - 4)), Score::Loss(4));
         assert_eq!(to_score(-MATE), Score::Loss(0));
         assert_eq!(to_score(EVAL_MAX), Score::Cp(EVAL_MAX));
+    }
+
+    #[test]
+    fn adjiboto_children_in_their_slots_match_the_generator() {
+        // The list built in place against the generator's children kept by
+        // `push_new`, along random games, the same list reused throughout
+        // so that stale slots from other parents would show.
+        let mut rng = crate::rng::Rng::new(0xad1);
+        let (mut buf, mut hs) = (Vec::new(), Vec::new());
+        let mut checked = 0;
+        for _ in 0..200 {
+            let mut p = Position::startpos(Variant::Adjiboto, 5).unwrap();
+            for _ in 0..60 {
+                children(&p, &mut buf, &mut hs);
+                let (mut want, mut wh, mut seen) = (Vec::new(), Vec::new(), 0u64);
+                p.generate(LAP_BUDGET, |m, q, _| {
+                    push_new(&mut want, &mut wh, &mut seen, m, q);
+                    true
+                });
+                assert_eq!(buf.len(), want.len(), "{p}");
+                for (c, w) in buf.iter().zip(&want) {
+                    assert_eq!((c.mv, c.pos), (w.mv, w.pos), "{p}");
+                }
+                checked += buf.len();
+                if buf.is_empty() {
+                    break;
+                }
+                p = buf[rng.below(buf.len())].pos;
+            }
+        }
+        assert!(checked > 5_000, "{checked}");
     }
 
     #[test]
