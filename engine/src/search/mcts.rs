@@ -494,9 +494,22 @@ struct Ctx<'a, E> {
     search: u32,
 }
 
+/// Words of `Scratch::on_path`: a filter of 1,024 bits.
+const PATH_WORDS: usize = 16;
+
+/// The bit of `key` in `Scratch::on_path`: word, mask.
+#[inline]
+fn path_bit(key: u64) -> (usize, u64) {
+    ((key >> 6) as usize % PATH_WORDS, 1 << (key & 63))
+}
+
 /// Per-thread scratch.
 struct Scratch<'t> {
     path: Vec<&'t Node>,
+    /// Bit `path_bit(h)` set for the hash `h` of every node of `path` but
+    /// its last: a repetition is looked for on the path only where the bit
+    /// of the key is set. Cleared when an iteration starts.
+    on_path: [u64; PATH_WORDS],
     kids: Vec<Child>,
     hashes: Vec<u64>,
     evals: Vec<(f32, u8)>,
@@ -507,6 +520,7 @@ impl Scratch<'_> {
     fn new(seed: u64) -> Self {
         Scratch {
             path: Vec::with_capacity(MAX_PLY),
+            on_path: [0; PATH_WORDS],
             kids: Vec::new(),
             hashes: Vec::new(),
             evals: Vec::new(),
@@ -737,6 +751,7 @@ impl<'a, E: Evaluator> Ctx<'a, E> {
         'a: 't,
     {
         s.path.clear();
+        s.on_path = [0; PATH_WORDS];
         let root: &'t Node = self.tree.root();
         let mut node = root;
         let mut mover = root.side();
@@ -747,9 +762,11 @@ impl<'a, E: Evaluator> Ctx<'a, E> {
             if proven != UNKNOWN {
                 break (code_value(proven), node.side(), ply > 0);
             }
+            let key = node.pos.hash();
+            let (word, bit) = path_bit(key);
             if ply > 0 {
-                let key = node.pos.hash();
-                let repeated = s.path[..ply].iter().any(|n| n.pos.hash() == key)
+                let repeated = (s.on_path[word] & bit != 0
+                    && s.path[..ply].iter().any(|n| n.pos.hash() == key))
                     || self.history.third_time(key);
                 if repeated || ply >= MAX_PLY - 1 {
                     break (0.0, node.side(), false);
@@ -770,6 +787,7 @@ impl<'a, E: Evaluator> Ctx<'a, E> {
                     break (v, node.side(), p);
                 }
             };
+            s.on_path[word] |= bit;
             let i = self.select(node, mover, kids, ply == 0);
             let next = &kids[i];
             next.vloss.fetch_add(1, Relaxed);
@@ -1299,6 +1317,36 @@ mod tests {
             expanded > 10,
             "{expanded} leaves of the first search expanded"
         );
+    }
+
+    #[test]
+    fn a_position_met_again_on_the_path_is_a_drawn_leaf() {
+        // A tree made by hand: p -> q -> r -> (q, p), the last two repeating
+        // the path (a node deep in it, and the root).
+        let game = Game::new(Position::startpos(Variant::Adjiboto, 5).unwrap());
+        let p = *game.position();
+        let q = p.legal_moves()[0].1;
+        let r = q.legal_moves()[0].1;
+        let mut tree = Tree::try_with_capacity(1000).unwrap();
+        tree.reset(p);
+        let mut parent = tree.root();
+        for kids in [vec![q], vec![r], vec![q, p]] {
+            let start = tree.claim(kids.len()).unwrap();
+            let nodes = kids.iter().map(|&k| Node::new(k, 0.5, UNKNOWN));
+            assert!(tree.publish(parent, start, nodes));
+            parent = &tree.kids(parent).unwrap()[0];
+        }
+        searched(&mut tree, &game, 200);
+        let r_node = &tree.kids(&tree.kids(tree.root()).unwrap()[0]).unwrap()[0];
+        assert_eq!(r_node.pos, r);
+        for again in tree.kids(r_node).unwrap() {
+            assert!(
+                tree.kids(again).is_none(),
+                "a repeated position is not expanded"
+            );
+            assert!(again.visits.load(Relaxed) > 10);
+            assert_eq!(again.wsum.load(Relaxed), 0, "and valued as a draw");
+        }
     }
 
     #[test]
