@@ -36,7 +36,9 @@ use std::cell::UnsafeCell;
 use std::collections::TryReserveError;
 use std::mem::MaybeUninit;
 use std::sync::atomic::Ordering::{Acquire, Relaxed, Release};
-use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU32, AtomicU64, AtomicU8, AtomicUsize};
+use std::sync::atomic::{
+    AtomicBool, AtomicI64, AtomicU16, AtomicU32, AtomicU64, AtomicU8, AtomicUsize,
+};
 use std::time::{Duration, Instant};
 
 /// Tunable constants of the tree search.
@@ -94,15 +96,27 @@ pub struct Node {
     /// Proven result for this node's side to move (`UNKNOWN`, `LOSS`, ...).
     proven: AtomicU8,
     /// Plies from this node to the end of its proof: the shortest win found,
-    /// the longest loss (written before `proven`).
-    dist: AtomicU32,
+    /// the longest loss (written before `proven`). A proof is no longer than
+    /// the tree is deep, at most `MAX_PLY` plies.
+    dist: AtomicU16,
     /// The children: a group of the arena, `start << 32 | len`; 0 until the
     /// node is expanded.
     kids: AtomicU64,
+    /// The value `leaf` holds when this is the number of the search that
+    /// wrote it (written after `leaf`; 0 for none).
+    leaf_search: AtomicU32,
+    /// A leaf's value for its side to move (`f32` bits), kept when the search
+    /// could not expand it (the arena full, or the depth limit): it cannot
+    /// be expanded for the rest of that search, so every later visit would
+    /// make and evaluate the same children for the same value.
+    leaf: AtomicU32,
 }
 
-// The arena holds `Hash` MiB of nodes of this size (16 MiB: about 95,000).
-const _: () = assert!(std::mem::size_of::<Node>() <= 192);
+// The arena holds `Hash` MiB of nodes of this size (16 MiB: 91,180 nodes).
+// The size decides how many nodes a `Hash` holds, so where the arena fills
+// and what the search finds: it is kept at 184 bytes.
+const _: () = assert!(std::mem::size_of::<Node>() == 184);
+const _: () = assert!(MAX_PLY < u16::MAX as usize);
 // Nodes are moved bitwise within the arena and never dropped.
 const _: () = assert!(!std::mem::needs_drop::<Node>());
 
@@ -115,8 +129,10 @@ impl Node {
             vloss: AtomicU32::new(0),
             wsum: AtomicI64::new(0),
             proven: AtomicU8::new(proven),
-            dist: AtomicU32::new(0),
+            dist: AtomicU16::new(0),
             kids: AtomicU64::new(0),
+            leaf_search: AtomicU32::new(0),
+            leaf: AtomicU32::new(0),
         }
     }
 
@@ -129,8 +145,10 @@ impl Node {
             vloss: AtomicU32::new(self.vloss.load(Relaxed)),
             wsum: AtomicI64::new(self.wsum.load(Relaxed)),
             proven: AtomicU8::new(self.proven.load(Relaxed)),
-            dist: AtomicU32::new(self.dist.load(Relaxed)),
+            dist: AtomicU16::new(self.dist.load(Relaxed)),
             kids: AtomicU64::new(self.kids.load(Relaxed)),
+            leaf_search: AtomicU32::new(self.leaf_search.load(Relaxed)),
+            leaf: AtomicU32::new(self.leaf.load(Relaxed)),
         }
     }
 
@@ -214,6 +232,8 @@ pub struct Tree {
     root: Option<Node>,
     slots: Vec<Slot>,
     used: AtomicUsize,
+    /// The number of the last search (see `Node::leaf_search`).
+    searches: AtomicU32,
 }
 
 // SAFETY: a slot is written only by the thread that claimed its group
@@ -258,6 +278,7 @@ impl Tree {
             root: None,
             slots,
             used: AtomicUsize::new(0),
+            searches: AtomicU32::new(0),
         })
     }
 
@@ -362,6 +383,15 @@ impl Tree {
         Some(unsafe { std::slice::from_raw_parts(group.as_ptr().cast::<Node>(), len) })
     }
 
+    /// A number for a new search, never 0 (the number of no search).
+    fn next_search(&self) -> u32 {
+        let n = self.searches.fetch_add(1, Relaxed).wrapping_add(1);
+        if n != 0 {
+            return n;
+        }
+        self.searches.fetch_add(1, Relaxed).wrapping_add(1)
+    }
+
     /// The first of `n` free slots for one thread to fill, if they fit.
     #[inline]
     fn claim(&self, n: usize) -> Option<usize> {
@@ -460,11 +490,26 @@ struct Ctx<'a, E> {
     root_paths: Vec<Option<Move>>,
     seldepth: AtomicUsize,
     multipv: usize,
+    /// This search's number (see `Node::leaf_search`).
+    search: u32,
+}
+
+/// Words of `Scratch::on_path`: a filter of 1,024 bits.
+const PATH_WORDS: usize = 16;
+
+/// The bit of `key` in `Scratch::on_path`: word, mask.
+#[inline]
+fn path_bit(key: u64) -> (usize, u64) {
+    ((key >> 6) as usize % PATH_WORDS, 1 << (key & 63))
 }
 
 /// Per-thread scratch.
 struct Scratch<'t> {
     path: Vec<&'t Node>,
+    /// Bit `path_bit(h)` set for the hash `h` of every node of `path` but
+    /// its last: a repetition is looked for on the path only where the bit
+    /// of the key is set. Cleared when an iteration starts.
+    on_path: [u64; PATH_WORDS],
     kids: Vec<Child>,
     hashes: Vec<u64>,
     evals: Vec<(f32, u8)>,
@@ -475,6 +520,7 @@ impl Scratch<'_> {
     fn new(seed: u64) -> Self {
         Scratch {
             path: Vec::with_capacity(MAX_PLY),
+            on_path: [0; PATH_WORDS],
             kids: Vec::new(),
             hashes: Vec::new(),
             evals: Vec::new(),
@@ -539,6 +585,9 @@ impl<'a, E: Evaluator> Ctx<'a, E> {
     /// Value a new leaf for its side to move, creating its children when the
     /// budget allows. Returns the value and whether the node got proven.
     fn expand(&self, node: &Node, ply: usize, s: &mut Scratch<'_>) -> (f32, bool) {
+        if node.leaf_search.load(Acquire) == self.search {
+            return (f32::from_bits(node.leaf.load(Relaxed)), false);
+        }
         let pos = node.pos;
         if no_move_cheap(&pos) {
             let code = terminal_code(&pos);
@@ -582,6 +631,13 @@ impl<'a, E: Evaluator> Ctx<'a, E> {
         };
         let Some(start) = claimed else {
             s.evals = evals;
+            // Within a search the arena only fills and the node's depth is
+            // fixed, so it is never expanded: its next visits take the value
+            // kept (a playout's value differs from one visit to the next).
+            if self.opts.playout_plies == 0 {
+                node.leaf.store(value.to_bits(), Relaxed);
+                node.leaf_search.store(self.search, Release);
+            }
             return (value, false);
         };
         // Priors: a softmax of the children's evaluations for the mover.
@@ -665,7 +721,7 @@ impl<'a, E: Evaluator> Ctx<'a, E> {
                 continue;
             }
             let r = code_for(k.proven.load(Acquire), k.side(), side);
-            let d = k.dist.load(Relaxed) + 1;
+            let d = u32::from(k.dist.load(Relaxed)) + 1;
             if r == WIN {
                 win_dist = win_dist.min(d);
             } else if r == UNKNOWN {
@@ -684,7 +740,8 @@ impl<'a, E: Evaluator> Ctx<'a, E> {
         } else {
             return false;
         };
-        node.dist.store(dist, Relaxed);
+        // At most the tree's depth (see `dist`).
+        node.dist.store(dist as u16, Relaxed);
         node.proven.store(code, Release);
         true
     }
@@ -694,6 +751,7 @@ impl<'a, E: Evaluator> Ctx<'a, E> {
         'a: 't,
     {
         s.path.clear();
+        s.on_path = [0; PATH_WORDS];
         let root: &'t Node = self.tree.root();
         let mut node = root;
         let mut mover = root.side();
@@ -704,9 +762,11 @@ impl<'a, E: Evaluator> Ctx<'a, E> {
             if proven != UNKNOWN {
                 break (code_value(proven), node.side(), ply > 0);
             }
+            let key = node.pos.hash();
+            let (word, bit) = path_bit(key);
             if ply > 0 {
-                let key = node.pos.hash();
-                let repeated = s.path[..ply].iter().any(|n| n.pos.hash() == key)
+                let repeated = (s.on_path[word] & bit != 0
+                    && s.path[..ply].iter().any(|n| n.pos.hash() == key))
                     || self.history.third_time(key);
                 if repeated || ply >= MAX_PLY - 1 {
                     break (0.0, node.side(), false);
@@ -727,6 +787,7 @@ impl<'a, E: Evaluator> Ctx<'a, E> {
                     break (v, node.side(), p);
                 }
             };
+            s.on_path[word] |= bit;
             let i = self.select(node, mover, kids, ply == 0);
             let next = &kids[i];
             next.vloss.fetch_add(1, Relaxed);
@@ -798,7 +859,7 @@ impl<'a, E: Evaluator> Ctx<'a, E> {
         let kids = self.tree.kids(self.tree.root()).unwrap_or(&[]);
         let k = &kids[first];
         let side = self.tree.root().side();
-        let plies = k.dist.load(Relaxed) + 1;
+        let plies = u32::from(k.dist.load(Relaxed)) + 1;
         match code_for(k.proven.load(Acquire), k.side(), side) {
             WIN => Score::Win(plies),
             LOSS => Score::Loss(plies),
@@ -899,6 +960,7 @@ pub fn run<E: Evaluator>(
         root_paths: Vec::new(),
         seldepth: AtomicUsize::new(0),
         multipv: cfg.multipv.max(1),
+        search: tree.next_search(),
     };
     let reused = tree.root_visits();
     if reused > 0 {
@@ -1165,6 +1227,126 @@ mod tests {
         two_plies_on(&tree, &mut game);
         tree.prepare(&game, Some(Duration::from_micros(1)));
         assert_eq!((tree.used.load(Relaxed), tree.root_visits()), (0, 0));
+    }
+
+    /// The leaves below `node` that the search numbered `search` could not
+    /// expand and kept the value of, each with the side that moved into it.
+    fn kept_leaves<'t>(
+        tree: &'t Tree,
+        node: &'t Node,
+        mover: Side,
+        search: u32,
+        out: &mut Vec<(&'t Node, Side)>,
+    ) {
+        match tree.kids(node) {
+            Some(kids) => {
+                for k in kids {
+                    kept_leaves(tree, k, node.side(), search, out);
+                }
+            }
+            None if node.leaf_search.load(Relaxed) == search => out.push((node, mover)),
+            None => {}
+        }
+    }
+
+    #[test]
+    fn a_leaf_the_full_arena_cannot_hold_keeps_its_value_for_that_search_only() {
+        let mut game = Game::new(Position::startpos(Variant::Adjiboto, 5).unwrap());
+        let mut tree = Tree::try_with_capacity(3_000).unwrap();
+        searched(&mut tree, &game, 4000);
+        let first = tree.searches.load(Relaxed);
+        let root = tree.root();
+        let mut kept = Vec::new();
+        kept_leaves(&tree, root, root.side(), first, &mut kept);
+        assert!(kept.len() > 50, "{} leaves kept", kept.len());
+        // The value kept is the expansion's value, made again in an arena
+        // with no room (so by generating and evaluating), and every visit
+        // of the leaf counted it.
+        let (opts, eval, control) = (
+            MctsOptions::default(),
+            Eval::default(),
+            SearchControl::default(),
+        );
+        let empty = Tree::try_with_capacity(0).unwrap();
+        let fresh = Ctx {
+            tree: &empty,
+            opts: &opts,
+            eval: &eval,
+            control: &control,
+            abort: AtomicBool::new(false),
+            iters: AtomicU64::new(0),
+            limit: 1,
+            draw_plies: game.draw_plies(),
+            history: RepHistory::new(&game),
+            max_depth: MAX_PLY,
+            root_paths: Vec::new(),
+            seldepth: AtomicUsize::new(0),
+            multipv: 1,
+            search: 1,
+        };
+        let mut scratch = Scratch::new(1);
+        let mut revisited = 0;
+        for &(leaf, mover) in &kept {
+            let (v, proved) = fresh.expand(&Node::new(leaf.pos, 1.0, UNKNOWN), 1, &mut scratch);
+            assert!(!proved);
+            assert_eq!(
+                f32::from_bits(leaf.leaf.load(Relaxed)).to_bits(),
+                v.to_bits()
+            );
+            let mine = if mover == leaf.side() { v } else { -v };
+            let visits = leaf.visits.load(Relaxed);
+            let per_visit = (mine as f64 * SCALE) as i64;
+            assert_eq!(leaf.wsum.load(Relaxed), visits as i64 * per_visit);
+            revisited += usize::from(visits > 1);
+        }
+        assert!(revisited > 10, "{revisited} leaves visited again");
+        // The next search (two plies on, the arena compacted) expands the
+        // leaves that now fit instead of taking the kept values.
+        two_plies_on(&tree, &mut game);
+        searched(&mut tree, &game, 4000);
+        assert_eq!(tree.searches.load(Relaxed), first + 1);
+        let mut stack = vec![tree.root()];
+        let mut expanded = 0;
+        while let Some(n) = stack.pop() {
+            if let Some(kids) = tree.kids(n) {
+                expanded += usize::from(n.leaf_search.load(Relaxed) == first);
+                stack.extend(kids);
+            }
+        }
+        assert!(
+            expanded > 10,
+            "{expanded} leaves of the first search expanded"
+        );
+    }
+
+    #[test]
+    fn a_position_met_again_on_the_path_is_a_drawn_leaf() {
+        // A tree made by hand: p -> q -> r -> (q, p), the last two repeating
+        // the path (a node deep in it, and the root).
+        let game = Game::new(Position::startpos(Variant::Adjiboto, 5).unwrap());
+        let p = *game.position();
+        let q = p.legal_moves()[0].1;
+        let r = q.legal_moves()[0].1;
+        let mut tree = Tree::try_with_capacity(1000).unwrap();
+        tree.reset(p);
+        let mut parent = tree.root();
+        for kids in [vec![q], vec![r], vec![q, p]] {
+            let start = tree.claim(kids.len()).unwrap();
+            let nodes = kids.iter().map(|&k| Node::new(k, 0.5, UNKNOWN));
+            assert!(tree.publish(parent, start, nodes));
+            parent = &tree.kids(parent).unwrap()[0];
+        }
+        searched(&mut tree, &game, 200);
+        let r_node = &tree.kids(&tree.kids(tree.root()).unwrap()[0]).unwrap()[0];
+        assert_eq!(r_node.pos, r);
+        for again in tree.kids(r_node).unwrap() {
+            assert!(
+                tree.kids(again).is_none(),
+                "a repeated position is not expanded"
+            );
+            assert!(again.visits.load(Relaxed) > 10);
+            assert_eq!(again.wsum.load(Relaxed), 0, "and valued as a draw");
+        }
     }
 
     #[test]
