@@ -432,11 +432,18 @@ where
         }
     }
 
-    #[inline]
-    fn with_token(&mut self, tok: Token, s: State) {
+    /// Run the turn from lap end `s` with `tok` on the path; `INLINE`: with
+    /// the stretch inlined (a start, where the node's loop over its starts
+    /// keeps the stretch's set-up), else through [`Self::run`] (an option).
+    #[inline(always)]
+    fn with_token<const INLINE: bool>(&mut self, tok: Token, s: State) {
         let mark = self.path.len();
         if self.path.push(tok) {
-            self.run(s);
+            if INLINE {
+                self.stretch(s);
+            } else {
+                self.run(s);
+            }
             self.path.truncate(mark);
         } else {
             self.stats.cut_overflow += 1;
@@ -452,7 +459,7 @@ where
         self.stats.drops += v as u64;
         self.stats.laps += 1;
         c.relay(self.relay_keys, v);
-        self.with_token(Token::Lift(n), c);
+        self.with_token::<true>(Token::Lift(n), c);
     }
 
     /// A clockwise first lap from a base hole, offered only if it captures.
@@ -465,7 +472,7 @@ where
         c.kind = kind;
         self.lap(&mut c, prev(h), v, Dir::Cw);
         if c.ends_in_capture() {
-            self.with_token(Token::Clockwise(n), c);
+            self.with_token::<true>(Token::Clockwise(n), c);
         }
     }
 
@@ -477,7 +484,7 @@ where
         c.hash = c.hash.wrapping_sub(taken);
         self.lango_sow(&mut c, f, fr, bk);
         self.counted(&c, s.drops);
-        self.with_token(Token::StartCapture(n), c);
+        self.with_token::<true>(Token::StartCapture(n), c);
     }
 
     /// Lango increment sowing (RULINGS 4): from the capturing hole `l`
@@ -529,7 +536,14 @@ where
     /// lap, an attack) goes to [`Self::branch`] on the state in `s`. Every
     /// step is one lap of the turn, so its lap count is `entry.laps` plus
     /// the steps.
+    #[inline(never)]
     fn run(&mut self, entry: State) {
+        self.stretch(entry);
+    }
+
+    /// [`Self::run`], inlined.
+    #[inline(always)]
+    fn stretch(&mut self, entry: State) {
         if self.stop {
             return;
         }
@@ -894,7 +908,7 @@ where
                 break;
             }
             match opt {
-                Opt::Run(tok, s) => self.with_token(tok, s),
+                Opt::Run(tok, s) => self.with_token::<false>(tok, s),
                 Opt::Leave(s) => {
                     let mark = self.path.len();
                     if self.path.push(Token::Leave) {
