@@ -440,7 +440,7 @@ where
         let mark = self.path.len();
         if self.path.push(tok) {
             if INLINE {
-                self.stretch(s);
+                self.stretch::<false>(&s, 0);
             } else {
                 self.run(s);
             }
@@ -450,16 +450,30 @@ where
         }
     }
 
-    /// Lift hole `h` (Driberg number `n`): a relay from it.
+    /// Lift hole `h` (Driberg number `n`): a relay from it, the stretch's
+    /// first lap, sown on its locals.
     #[inline]
     fn start_ccw(&mut self, s: &State, h: u8, n: u8) {
-        let mut c = *s;
-        c.last = h;
-        let v = c.at_last();
+        let v = s.mine.get(h as usize);
         self.stats.drops += v as u64;
         self.stats.laps += 1;
-        c.relay(self.relay_keys, v);
-        self.with_token::<true>(Token::Lift(n), c);
+        let mark = self.path.len();
+        if self.path.push(Token::Lift(n)) {
+            self.stretch::<true>(s, h);
+            self.path.truncate(mark);
+        } else {
+            self.stats.cut_overflow += 1;
+        }
+    }
+
+    /// The lap end after lifting hole `h` of `s` (a start's first lap).
+    #[cold]
+    fn lifted(&self, s: &State, h: u8) -> State {
+        let mut e = *s;
+        e.last = h;
+        let v = e.at_last();
+        e.relay(self.relay_keys, v);
+        e
     }
 
     /// A clockwise first lap from a base hole, offered only if it captures.
@@ -538,20 +552,29 @@ where
     /// the steps.
     #[inline(never)]
     fn run(&mut self, entry: State) {
-        self.stretch(entry);
+        self.stretch::<false>(&entry, 0);
     }
 
-    /// [`Self::run`], inlined.
+    /// [`Self::run`], inlined. `LIFT`: the stretch's start (step 0) is the
+    /// lap end after lifting hole `h` of `entry` (whose lap the caller
+    /// counted in the statistics), sown here on the relay loop's locals;
+    /// else it is `entry`.
     #[inline(always)]
-    fn stretch(&mut self, entry: State) {
+    fn stretch<const LIFT: bool>(&mut self, entry: &State, h: u8) {
         if self.stop {
             return;
         }
         let relay_keys = self.relay_keys;
+        let mut s = *entry;
+        if LIFT {
+            s.last = h;
+        }
+        // The laps and drops at the stretch's start.
+        let lifted = if LIFT { s.at_last() } else { 0 };
+        let (start_laps, start_drops) = (entry.laps + LIFT as u32, entry.drops + lifted as u32);
         // The budget cuts at the top of the step where the turn's laps pass
         // it: after `cut_at` steps.
-        let cut_at = self.budget.saturating_add(1).saturating_sub(entry.laps);
-        let mut s = entry;
+        let cut_at = self.budget.saturating_add(1).saturating_sub(start_laps);
         if cut_at == 0 {
             self.stats.cut_budget += 1;
             return;
@@ -563,23 +586,27 @@ where
         // budget cuts there. `left` counts the steps down to `event`.
         let (mut saved, mut saved_hash, mut event) = (0u32, s.hash, 1u32);
         let mut left = 1u32;
+        // The stretch's start state, for a replay (cold).
+        let start = |g: &Self| if LIFT { g.lifted(entry, h) } else { *entry };
         'step: loop {
             // The top of a step, with the state in `s`.
             let v = s.at_last();
-            if v == 1 {
+            // A lift goes straight to the locals (the relay loop below ends
+            // the stretch, so this top is passed once then).
+            if !LIFT && v == 1 {
                 self.emit(s.mine, s.hash, s.opp_occ, s.laps, s.drops);
                 break;
             }
             // A lap end that may decide: a capture or a clockwise hole after
             // a lap that is not a counter-clockwise one of kind `Normal`
             // (a clockwise lap, a lap of its own kind, one that keeps a base).
-            if exits >> s.last & 1 != 0 && !s.plain() {
+            if !LIFT && exits >> s.last & 1 != 0 && !s.plain() {
                 if !self.branch(&mut s, v) {
                     break;
                 }
                 exits = Self::exits(&s);
                 left -= 1;
-                if s.hash == saved_hash && self.replay(&entry, saved).same_state(&s) {
+                if s.hash == saved_hash && self.replay(&start(self), saved).same_state(&s) {
                     self.stats.cut_cycle += 1;
                     break;
                 }
@@ -628,8 +655,41 @@ where
                 s.base = NONE;
                 s.kind = LapKind::Normal;
                 s.dir = Dir::Ccw;
-                s.laps = entry.laps + step;
+                s.laps = start_laps + step;
             };
+            // A relay of the `v` counters of `last`, on the locals.
+            macro_rules! relay {
+                () => {
+                    b.relay(last, v);
+                    hash =
+                        hash.wrapping_add(relay_keys.as_flattened()[(last & 15) << 8 | v as usize]);
+                    if !front && reaches_front(next(last as u8), v) {
+                        front = true;
+                        if !LANGO && OPEN {
+                            // The back row no longer captures.
+                            exits = Self::exits(&State {
+                                caps: (s.caps.0, 0),
+                                ..s
+                            });
+                        }
+                    }
+                    origin = last;
+                    last = (last + v as usize) & 15;
+                    drops += v as u32;
+                };
+            }
+            if LIFT {
+                // A start's lift: the stretch's start is the lap end after it.
+                relay!();
+                saved_hash = hash;
+                v = b.get(last);
+                if v == 1 {
+                    self.emit(b, hash, s.opp_occ, start_laps, drops);
+                    s.laps = start_laps;
+                    s.drops = drops;
+                    break 'step;
+                }
+            }
             loop {
                 // The lap end `last` holding `v >= 2`: its next lap.
                 'lap: {
@@ -667,29 +727,14 @@ where
                         self.stats.drops += v as u64;
                         self.stats.laps += 1;
                     }
-                    b.relay(last, v);
-                    hash =
-                        hash.wrapping_add(relay_keys.as_flattened()[(last & 15) << 8 | v as usize]);
-                    if !front && reaches_front(next(last as u8), v) {
-                        front = true;
-                        if !LANGO && OPEN {
-                            // The back row no longer captures.
-                            exits = Self::exits(&State {
-                                caps: (s.caps.0, 0),
-                                ..s
-                            });
-                        }
-                    }
-                    origin = last;
-                    last = (last + v as usize) & 15;
-                    drops += v as u32;
+                    relay!();
                 }
                 // The end of a lap.
                 left -= 1;
                 if hash == saved_hash {
                     let step = event - left;
                     sync(&mut s, &b, hash, last, origin, drops, front, step);
-                    if self.replay(&entry, saved).same_state(&s) {
+                    if self.replay(&start(self), saved).same_state(&s) {
                         self.stats.cut_cycle += 1;
                         break 'step;
                     }
@@ -708,7 +753,7 @@ where
                 }
                 v = b.get(last);
                 if v == 1 {
-                    let laps = entry.laps + event - left;
+                    let laps = start_laps + event - left;
                     self.emit(b, hash, s.opp_occ, laps, drops);
                     s.laps = laps;
                     s.drops = drops;
@@ -716,8 +761,8 @@ where
                 }
             }
         }
-        self.stats.laps += (s.laps - entry.laps) as u64;
-        self.stats.drops += (s.drops - entry.drops) as u64;
+        self.stats.laps += (s.laps - start_laps) as u64;
+        self.stats.drops += (s.drops - start_drops) as u64;
     }
 
     /// A capture at lap end `last` of a stretch of relays, on the relay
