@@ -6,13 +6,17 @@
 //! the drops, the front-row flag) stays in the locals of one loop, where a
 //! relay is two word adds and one hash add from tables by (lifted hole,
 //! hand), and the decision state (base, kind, direction, capture sets, the
-//! opponent's holes) is written only where a capture or a clockwise hole
-//! whose clockwise lap captures leaves that loop. A Brent checkpoint keeps
-//! the hash and the step alone; the whole state is found again by running
-//! the stretch from its start when a lap's hash equals it. It lists the
-//! same moves, in the same order, with the same children and statistics as
-//! the general generator (`ChoroGen`, the reference its test compares it
-//! with).
+//! opponent's holes) is written only where a clockwise hole whose clockwise
+//! lap captures (a decision), a capture after a clockwise lap or an attack,
+//! a cycle test or a cut leaves that loop; a start's lift is the loop's
+//! first relay, and a capture after a relay is sown on its locals by an
+//! out-of-line `capture`, which also updates the opponent's holes and the
+//! capture sets (the facing column's counts read as bytes). A Brent
+//! checkpoint keeps the hash and the step alone; the whole state is found
+//! again by running the stretch from its start when a lap's hash equals it.
+//! It lists the same moves, in the same order, with the same children and
+//! statistics as the general generator (`ChoroGen`, the reference its test
+//! compares it with).
 
 use super::didinga::{capture_sets, meta_hashes, relay_keys, run_keys};
 use crate::board::{zobrist, Position};
