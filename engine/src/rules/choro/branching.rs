@@ -6,13 +6,17 @@
 //! the drops, the front-row flag) stays in the locals of one loop, where a
 //! relay is two word adds and one hash add from tables by (lifted hole,
 //! hand), and the decision state (base, kind, direction, capture sets, the
-//! opponent's holes) is written only where a capture or a clockwise hole
-//! whose clockwise lap captures leaves that loop. A Brent checkpoint keeps
-//! the hash and the step alone; the whole state is found again by running
-//! the stretch from its start when a lap's hash equals it. It lists the
-//! same moves, in the same order, with the same children and statistics as
-//! the general generator (`ChoroGen`, the reference its test compares it
-//! with).
+//! opponent's holes) is written only where a clockwise hole whose clockwise
+//! lap captures (a decision), a capture after a clockwise lap or an attack,
+//! a cycle test or a cut leaves that loop; a start's lift is the loop's
+//! first relay, and a capture after a relay is sown on its locals by an
+//! out-of-line `capture`, which also updates the opponent's holes and the
+//! capture sets (the facing column's counts read as bytes). A Brent
+//! checkpoint keeps the hash and the step alone; the whole state is found
+//! again by running the stretch from its start when a lap's hash equals it.
+//! It lists the same moves, in the same order, with the same children and
+//! statistics as the general generator (`ChoroGen`, the reference its test
+//! compares it with).
 
 use super::didinga::{capture_sets, meta_hashes, relay_keys, run_keys};
 use crate::board::{zobrist, Position};
@@ -70,6 +74,18 @@ fn cw_captures(
     caps >> last & 1 != 0
 }
 
+/// The opponent's front and back holes facing each of the mover's holes.
+const FACING: [[u8; 2]; LEN as usize] = {
+    let mut t = [[0; 2]; LEN as usize];
+    let mut l = 0;
+    while l < LEN {
+        let (f, b) = facing(l, W);
+        t[l as usize] = [f, b];
+        l += 1;
+    }
+    t
+};
+
 /// The state of a turn at the end of a lap: the general generator's
 /// `sower::Turn` on a [`Loop16`] (the mover's loop in loop order), without
 /// the trace-only fields.
@@ -117,6 +133,16 @@ impl State {
             && self.front_reached == o.front_reached
             && self.opp_occ == o.opp_occ
             && self.mine == o.mine
+    }
+
+    /// Whether the last lap was a counter-clockwise one of kind `Normal`
+    /// with no base (a relay, a capture's sowing after one): at its end, a
+    /// capture sows counter-clockwise and a clockwise hole only decides
+    /// where its clockwise lap captures, as in the relay loop of
+    /// [`Gen::run`].
+    #[inline(always)]
+    fn plain(&self) -> bool {
+        self.kind == LapKind::Normal && self.base == NONE && self.dir == Dir::Ccw
     }
 
     #[inline(always)]
@@ -209,19 +235,25 @@ impl State {
         n
     }
 
-    /// Empty the opponent's hole `h`, returning its counters.
+    /// Empty the opponent's holes facing the mover's capturing hole `l`,
+    /// returning their counters (front, back): each capture empties its
+    /// column and drops both the mover's holes facing it from the capture
+    /// sets, so a capturing hole faces holes that still hold what they held
+    /// at the turn's start (`their16`). Neither of the mover's holes facing
+    /// that column captures any more. The hash is left to the caller: it
+    /// returns what to take from it.
     #[inline(always)]
-    fn take_opp(&mut self, theirs: &Loop, opp_keys: &[u64; 32], h: u8) -> u8 {
-        let n = if self.opp_occ >> h & 1 != 0 {
-            theirs.get(h)
-        } else {
-            0
-        };
-        self.opp_occ &= !(1 << h);
-        self.hash = self
-            .hash
-            .wrapping_sub((n as u64).wrapping_mul(opp_keys[(h & 31) as usize]));
-        n
+    fn take_column(&mut self, their16: &Loop16, opp_keys: &[u64; 32], l: u8) -> (u8, u8, u64) {
+        let [of, ob] = FACING[(l & 15) as usize];
+        let (fr, bk) = (their16.get(of as usize), their16.get(ob as usize));
+        debug_assert!(self.opp_occ >> of & 1 != 0 || fr == 0);
+        debug_assert!(self.opp_occ >> ob & 1 != 0 || bk == 0);
+        self.opp_occ &= !(1 << of | 1 << ob);
+        self.took_column(l);
+        let taken = (fr as u64)
+            .wrapping_mul(opp_keys[of as usize])
+            .wrapping_add((bk as u64).wrapping_mul(opp_keys[ob as usize]));
+        (fr, bk, taken)
     }
 
     /// Add `n` counters to the mover's hole `h` (rare: an Acholi leave).
@@ -244,6 +276,7 @@ impl State {
 }
 
 /// One option at a decision point.
+#[derive(Copy, Clone)]
 enum Opt {
     /// Take this token and go on from this lap end.
     Run(Token, State),
@@ -267,8 +300,10 @@ struct Gen<'p, F, const LANGO: bool, const OPEN: bool> {
     /// Every child but its board, and the non-board part of its hash.
     child: Position,
     child_meta: u64,
-    /// The opponent's holes at the start of the turn (a turn only empties them).
+    /// The opponent's holes at the start of the turn (a turn only empties
+    /// them), also one byte a hole.
     theirs: Loop,
+    their16: Loop16,
     hole_keys: &'static [u64; 32],
     opp_keys: &'static [u64; 32],
     run_keys: &'static [u64; 256],
@@ -317,6 +352,7 @@ where
         },
         child_meta,
         theirs: pos.loops[opp],
+        their16: Loop16::load(&pos.loops[opp]),
         hole_keys: &zobrist::HOLE[me],
         opp_keys: &zobrist::HOLE[opp],
         run_keys: run_keys(me, LEN),
@@ -400,27 +436,48 @@ where
         }
     }
 
-    #[inline]
-    fn with_token(&mut self, tok: Token, s: State) {
+    /// Run the turn from lap end `s` with `tok` on the path; `INLINE`: with
+    /// the stretch inlined (a start, where the node's loop over its starts
+    /// keeps the stretch's set-up), else through [`Self::run`] (an option).
+    #[inline(always)]
+    fn with_token<const INLINE: bool>(&mut self, tok: Token, s: State) {
         let mark = self.path.len();
         if self.path.push(tok) {
-            self.run(s);
+            if INLINE {
+                self.stretch::<false>(&s, 0);
+            } else {
+                self.run(s);
+            }
             self.path.truncate(mark);
         } else {
             self.stats.cut_overflow += 1;
         }
     }
 
-    /// Lift hole `h` (Driberg number `n`): a relay from it.
+    /// Lift hole `h` (Driberg number `n`): a relay from it, the stretch's
+    /// first lap, sown on its locals.
     #[inline]
     fn start_ccw(&mut self, s: &State, h: u8, n: u8) {
-        let mut c = *s;
-        c.last = h;
-        let v = c.at_last();
+        let v = s.mine.get(h as usize);
         self.stats.drops += v as u64;
         self.stats.laps += 1;
-        c.relay(self.relay_keys, v);
-        self.with_token(Token::Lift(n), c);
+        let mark = self.path.len();
+        if self.path.push(Token::Lift(n)) {
+            self.stretch::<true>(s, h);
+            self.path.truncate(mark);
+        } else {
+            self.stats.cut_overflow += 1;
+        }
+    }
+
+    /// The lap end after lifting hole `h` of `s` (a start's first lap).
+    #[cold]
+    fn lifted(&self, s: &State, h: u8) -> State {
+        let mut e = *s;
+        e.last = h;
+        let v = e.at_last();
+        e.relay(self.relay_keys, v);
+        e
     }
 
     /// A clockwise first lap from a base hole, offered only if it captures.
@@ -433,7 +490,7 @@ where
         c.kind = kind;
         self.lap(&mut c, prev(h), v, Dir::Cw);
         if c.ends_in_capture() {
-            self.with_token(Token::Clockwise(n), c);
+            self.with_token::<true>(Token::Clockwise(n), c);
         }
     }
 
@@ -441,13 +498,11 @@ where
     #[inline]
     fn start_capture(&mut self, s: &State, f: u8, n: u8) {
         let mut c = *s;
-        let (of, ob) = facing(f, W);
-        let fr = c.take_opp(&self.theirs, self.opp_keys, of);
-        let bk = c.take_opp(&self.theirs, self.opp_keys, ob);
-        c.took_column(f);
+        let (fr, bk, taken) = c.take_column(&self.their16, self.opp_keys, f);
+        c.hash = c.hash.wrapping_sub(taken);
         self.lango_sow(&mut c, f, fr, bk);
         self.counted(&c, s.drops);
-        self.with_token(Token::StartCapture(n), c);
+        self.with_token::<true>(Token::StartCapture(n), c);
     }
 
     /// Lango increment sowing (RULINGS 4): from the capturing hole `l`
@@ -490,22 +545,40 @@ where
     /// Run the turn from lap end `entry` until it ends, is cut, or
     /// branches. Relays run on locals (the loop, the hash, the last hole
     /// and the origin, the drops, the front-row flag), and so do the
-    /// captures after them (kind `Normal`, through [`Self::capture`]) and
-    /// the clockwise holes whose clockwise lap would not capture; the state
-    /// is written back into `s` only where the stretch leaves them: a lap
-    /// end that may decide (a clockwise hole whose lap captures; at the
-    /// stretch's start, any capture or clockwise hole), which goes to
-    /// [`Self::branch`], a Brent hash match, a cut. Every step is one lap of
-    /// the turn, so its lap count is `entry.laps` plus the steps.
+    /// captures after a plain lap (kind `Normal`, through [`Self::capture`])
+    /// and the clockwise holes whose clockwise lap would not capture; the
+    /// state is written back into `s` only where the stretch leaves them: a
+    /// clockwise hole whose lap captures, which goes to [`Self::branch`]
+    /// for its decision, a Brent hash match, a cut. A capture or clockwise
+    /// hole after a lap that is not plain ([`State::plain`]: a clockwise
+    /// lap, an attack) goes to [`Self::branch`] on the state in `s`. Every
+    /// step is one lap of the turn, so its lap count is `entry.laps` plus
+    /// the steps.
+    #[inline(never)]
     fn run(&mut self, entry: State) {
+        self.stretch::<false>(&entry, 0);
+    }
+
+    /// [`Self::run`], inlined. `LIFT`: the stretch's start (step 0) is the
+    /// lap end after lifting hole `h` of `entry` (whose lap the caller
+    /// counted in the statistics), sown here on the relay loop's locals;
+    /// else it is `entry`.
+    #[inline(always)]
+    fn stretch<const LIFT: bool>(&mut self, entry: &State, h: u8) {
         if self.stop {
             return;
         }
         let relay_keys = self.relay_keys;
+        let mut s = *entry;
+        if LIFT {
+            s.last = h;
+        }
+        // The laps and drops at the stretch's start.
+        let lifted = if LIFT { s.at_last() } else { 0 };
+        let (start_laps, start_drops) = (entry.laps + LIFT as u32, entry.drops + lifted as u32);
         // The budget cuts at the top of the step where the turn's laps pass
         // it: after `cut_at` steps.
-        let cut_at = self.budget.saturating_add(1).saturating_sub(entry.laps);
-        let mut s = entry;
+        let cut_at = self.budget.saturating_add(1).saturating_sub(start_laps);
         if cut_at == 0 {
             self.stats.cut_budget += 1;
             return;
@@ -517,20 +590,27 @@ where
         // budget cuts there. `left` counts the steps down to `event`.
         let (mut saved, mut saved_hash, mut event) = (0u32, s.hash, 1u32);
         let mut left = 1u32;
+        // The stretch's start state, for a replay (cold).
+        let start = |g: &Self| if LIFT { g.lifted(entry, h) } else { *entry };
         'step: loop {
             // The top of a step, with the state in `s`.
             let v = s.at_last();
-            if v == 1 {
+            // A lift goes straight to the locals (the relay loop below ends
+            // the stretch, so this top is passed once then).
+            if !LIFT && v == 1 {
                 self.emit(s.mine, s.hash, s.opp_occ, s.laps, s.drops);
                 break;
             }
-            if exits >> s.last & 1 != 0 {
+            // A lap end that may decide: a capture or a clockwise hole after
+            // a lap that is not a counter-clockwise one of kind `Normal`
+            // (a clockwise lap, a lap of its own kind, one that keeps a base).
+            if !LIFT && exits >> s.last & 1 != 0 && !s.plain() {
                 if !self.branch(&mut s, v) {
                     break;
                 }
                 exits = Self::exits(&s);
                 left -= 1;
-                if s.hash == saved_hash && self.replay(&entry, saved).same_state(&s) {
+                if s.hash == saved_hash && self.replay(&start(self), saved).same_state(&s) {
                     self.stats.cut_cycle += 1;
                     break;
                 }
@@ -547,13 +627,15 @@ where
                 }
                 continue;
             }
-            // Relays, on locals, until a lap end leaves them: the ring in
-            // loop order (no rotation a lap), the hash, the last hole, the
-            // origin, the drops, the front-row flag.
+            // Laps on locals, until the turn ends, is cut or decides: the
+            // ring in loop order (no rotation a lap), the hash, the last
+            // hole, the origin, the drops, the front-row flag. `s` is kept
+            // as it was at the top of this step (plain, or not at a
+            // capture or clockwise hole, so that its next lap is a relay).
             let mut b = s.mine;
             let (mut hash, mut last) = (s.hash, s.last as usize & 15);
             let (mut drops, mut front) = (s.drops, s.front_reached);
-            let mut origin;
+            let mut origin = s.origin as usize;
             let mut v = v;
             // `s` is the state at the current lap end again, after `step`
             // steps of the stretch.
@@ -577,146 +659,155 @@ where
                 s.base = NONE;
                 s.kind = LapKind::Normal;
                 s.dir = Dir::Ccw;
-                s.laps = entry.laps + step;
+                s.laps = start_laps + step;
             };
-            loop {
-                b.relay(last, v);
-                hash = hash.wrapping_add(relay_keys.as_flattened()[(last & 15) << 8 | v as usize]);
-                if !front && reaches_front(next(last as u8), v) {
-                    front = true;
-                    if !LANGO && OPEN {
-                        // The back row no longer captures.
-                        exits = Self::exits(&State {
-                            caps: (s.caps.0, 0),
-                            ..s
-                        });
+            // A relay of the `v` counters of `last`, on the locals.
+            macro_rules! relay {
+                () => {
+                    b.relay(last, v);
+                    hash =
+                        hash.wrapping_add(relay_keys.as_flattened()[(last & 15) << 8 | v as usize]);
+                    if !front && reaches_front(next(last as u8), v) {
+                        front = true;
+                        if !LANGO && OPEN {
+                            // The back row no longer captures.
+                            exits = Self::exits(&State {
+                                caps: (s.caps.0, 0),
+                                ..s
+                            });
+                        }
                     }
+                    origin = last;
+                    last = (last + v as usize) & 15;
+                    drops += v as u32;
+                };
+            }
+            if LIFT {
+                // A start's lift: the stretch's start is the lap end after it.
+                relay!();
+                saved_hash = hash;
+                v = b.get(last);
+                if v == 1 {
+                    self.emit(b, hash, s.opp_occ, start_laps, drops);
+                    s.laps = start_laps;
+                    s.drops = drops;
+                    break 'step;
                 }
-                origin = last;
-                last = (last + v as usize) & 15;
-                drops += v as u32;
-                // The end of a lap: a relay, or a capture below.
-                'lap_end: loop {
-                    left -= 1;
-                    if hash == saved_hash {
-                        let step = event - left;
-                        sync(&mut s, &b, hash, last, origin, drops, front, step);
-                        if self.replay(&entry, saved).same_state(&s) {
-                            self.stats.cut_cycle += 1;
+            }
+            loop {
+                // The lap end `last` holding `v >= 2`: its next lap.
+                'lap: {
+                    if exits >> last & 1 != 0 {
+                        let caps = (s.caps.0, if front { 0 } else { s.caps.1 });
+                        let l = last as u8;
+                        if (caps.0 | caps.1).rotate_right(l as u32) & 1 != 0 {
+                            // A capture after a lap of kind `Normal`, which
+                            // decides nothing.
+                            let packed;
+                            (hash, packed) = self.capture(&mut s, &mut b, hash, last, origin);
+                            let (first, hand) = (packed as u8, (packed >> 8) as u8);
+                            origin = (packed >> 16) as usize;
+                            front = front || reaches_front(first, hand);
+                            let back = if front { 0 } else { s.caps.1 };
+                            exits = Self::exits(&State {
+                                caps: (s.caps.0, back),
+                                ..s
+                            });
+                            last = (first as usize + hand as usize - 1) & 15;
+                            drops += hand as u32;
+                            break 'lap;
+                        }
+                        if cw_captures(l, v, |h| b.get(h as usize), front, caps) {
+                            // A clockwise hole whose clockwise lap
+                            // captures: a decision, `branch`'s.
+                            sync(&mut s, &b, hash, last, origin, drops, front, event - left);
+                            let went_on = self.branch(&mut s, v);
+                            debug_assert!(!went_on, "a clockwise capture without a decision");
                             break 'step;
                         }
+                        // A clockwise hole whose clockwise lap would not
+                        // capture: the turn relays on, the lap counting in
+                        // the statistics, sown or not (as `branch` counts it).
+                        self.stats.drops += v as u64;
+                        self.stats.laps += 1;
                     }
-                    if left == 0 {
-                        let step = event;
-                        if step == cut_at {
-                            sync(&mut s, &b, hash, last, origin, drops, front, step);
-                            self.stats.cut_budget += 1;
-                            break 'step;
-                        }
-                        saved = step;
-                        saved_hash = hash;
-                        event = (2 * step + 1).min(cut_at);
-                        left = event - step;
-                    }
-                    v = b.get(last);
-                    if v == 1 {
-                        let laps = entry.laps + event - left;
-                        self.emit(b, hash, s.opp_occ, laps, drops);
-                        s.laps = laps;
-                        s.drops = drops;
+                    relay!();
+                }
+                // The end of a lap.
+                left -= 1;
+                if hash == saved_hash {
+                    let step = event - left;
+                    sync(&mut s, &b, hash, last, origin, drops, front, step);
+                    if self.replay(&start(self), saved).same_state(&s) {
+                        self.stats.cut_cycle += 1;
                         break 'step;
                     }
-                    if exits >> last & 1 == 0 {
-                        break 'lap_end;
+                }
+                if left == 0 {
+                    let step = event;
+                    if step == cut_at {
+                        sync(&mut s, &b, hash, last, origin, drops, front, step);
+                        self.stats.cut_budget += 1;
+                        break 'step;
                     }
-                    let caps = (s.caps.0, if front { 0 } else { s.caps.1 });
-                    let l = last as u8;
-                    if (caps.0 | caps.1).rotate_right(l as u32) & 1 != 0 {
-                        // A capture after a relay or a capture: a lap of
-                        // kind `Normal`, which decides nothing.
-                        let (first, hand);
-                        (b, hash, origin, front, first, hand) =
-                            self.capture(&mut s, b, hash, last, origin, front);
-                        let back = if front { 0 } else { s.caps.1 };
-                        exits = Self::exits(&State {
-                            caps: (s.caps.0, back),
-                            ..s
-                        });
-                        last = (first as usize + hand as usize - 1) & 15;
-                        drops += hand as u32;
-                        continue 'lap_end;
-                    }
-                    if cw_captures(l, v, |h| b.get(h as usize), front, caps) {
-                        // A clockwise hole whose clockwise lap captures: a
-                        // decision, `branch`'s.
-                        sync(&mut s, &b, hash, last, origin, drops, front, event - left);
-                        continue 'step;
-                    }
-                    // A clockwise hole whose clockwise lap would not
-                    // capture: the turn relays on, the lap counting in the
-                    // statistics, sown or not (as `branch` counts it).
-                    self.stats.drops += v as u64;
-                    self.stats.laps += 1;
-                    break 'lap_end;
+                    saved = step;
+                    saved_hash = hash;
+                    event = (2 * step + 1).min(cut_at);
+                    left = event - step;
+                }
+                v = b.get(last);
+                if v == 1 {
+                    let laps = start_laps + event - left;
+                    self.emit(b, hash, s.opp_occ, laps, drops);
+                    s.laps = laps;
+                    s.drops = drops;
+                    break 'step;
                 }
             }
         }
-        self.stats.laps += (s.laps - entry.laps) as u64;
-        self.stats.drops += (s.drops - entry.drops) as u64;
+        self.stats.laps += (s.laps - start_laps) as u64;
+        self.stats.drops += (s.drops - start_drops) as u64;
     }
 
     /// A capture at lap end `last` of a stretch of relays, on the relay
-    /// loop's locals (the loop, the hash, the origin, the front-row flag),
-    /// which it returns with the first hole and the hand of its lap: a lap
-    /// of kind `Normal`, which decides nothing (`branch` without its
-    /// decisions). The opponent's holes and the capture sets change in `s`.
-    /// Out of line, so that the relay loop keeps its registers.
+    /// loop's locals: the loop `b` changes in place, and it returns the hash
+    /// and, packed, the first hole of its lap, its hand and the origin
+    /// (bits 0, 8 and 16): a lap of kind `Normal`, which decides nothing
+    /// (`branch` without its decisions). The opponent's holes and the
+    /// capture sets change in `s`. Out of line, so that the relay loop keeps
+    /// its registers.
     #[inline(never)]
     fn capture(
         &mut self,
         s: &mut State,
-        mut b: Loop16,
+        b: &mut Loop16,
         mut hash: u64,
         last: usize,
-        mut origin: usize,
-        mut front: bool,
-    ) -> (Loop16, u64, usize, bool, u8, u8) {
-        let l = last as u8;
-        let (of, ob) = facing(l, W);
-        let (theirs, opp_keys) = (&self.theirs, self.opp_keys);
-        let mut take = |h: u8| {
-            let n = if s.opp_occ >> h & 1 != 0 {
-                theirs.get(h)
-            } else {
-                0
-            };
-            s.opp_occ &= !(1 << h);
-            hash = hash.wrapping_sub((n as u64).wrapping_mul(opp_keys[(h & 31) as usize]));
-            n
-        };
-        let fr = take(of);
-        let bk = take(ob);
-        s.took_column(l);
-        let (first, hand) = if !LANGO {
+        origin: usize,
+    ) -> (u64, u32) {
+        let l = last as u8 & 15;
+        let (fr, bk, taken) = s.take_column(&self.their16, self.opp_keys, l);
+        hash = hash.wrapping_sub(taken);
+        let (first, hand, origin) = if !LANGO {
             // From the hole after the origin, which is kept.
-            (next(origin as u8), fr + bk)
+            (next(origin as u8), fr + bk, origin)
         } else if fr == 1 && bk == 0 {
-            origin = last;
             let own = b.get(last);
             b.set(last, 0);
             hash = hash.wrapping_sub((own as u64).wrapping_mul(self.hole_keys[last & 31]));
-            (next(l), own + 1)
+            (next(l), own + 1, last)
         } else {
-            origin = last;
-            (l, fr + bk)
+            (l, fr + bk, last)
         };
         b.sow(first as usize, hand);
         let run_keys = self.run_keys;
         hash = hash.wrapping_add(
             run_keys[first.wrapping_add(hand) as usize].wrapping_sub(run_keys[first as usize]),
         );
-        front = front || reaches_front(first, hand);
-        (b, hash, origin, front, first, hand)
+        (
+            hash,
+            first as u32 | (hand as u32) << 8 | (origin as u32) << 16,
+        )
     }
 
     /// The state `steps` steps after lap end `entry`, which `run` went
@@ -749,10 +840,8 @@ where
         let l = s.last;
         if s.captures() {
             let pre = *s;
-            let (of, ob) = facing(l, W);
-            let fr = s.take_opp(&self.theirs, self.opp_keys, of);
-            let bk = s.take_opp(&self.theirs, self.opp_keys, ob);
-            s.took_column(l);
+            let (fr, bk, taken) = s.take_column(&self.their16, self.opp_keys, l);
+            s.hash = s.hash.wrapping_sub(taken);
             let k = fr + bk;
             if LANGO {
                 if s.kind == LapKind::LangoCw {
@@ -764,7 +853,7 @@ where
                         self.counted(&normal, s.drops);
                         self.decide(
                             &pre,
-                            [
+                            &[
                                 Some(Opt::Run(Token::Plus, again)),
                                 Some(Opt::Run(Token::Minus, normal)),
                                 None,
@@ -788,7 +877,7 @@ where
                 left.put(self.hole_keys, o, k);
                 self.decide(
                     &pre,
-                    [
+                    &[
                         again,
                         Some(Opt::Run(Token::Minus, ccw)),
                         Some(Opt::Leave(left)),
@@ -824,7 +913,7 @@ where
                 debug_assert!(cw.ends_in_capture());
                 self.decide(
                     s,
-                    [
+                    &[
                         Some(Opt::Run(Token::Plus, cw)),
                         Some(Opt::Run(Token::Minus, relay)),
                         None,
@@ -840,7 +929,7 @@ where
     /// A decision point at lap-end state `pre`: branch into each option,
     /// unless this state already occurred at a decision point of the path.
     #[inline(never)]
-    fn decide(&mut self, pre: &State, opts: [Option<Opt>; 3]) {
+    fn decide(&mut self, pre: &State, opts: &[Option<Opt>; 3]) {
         let key = pre.key();
         for i in 0..self.depth {
             // SAFETY: `seen[..depth]` and `seen_key[..depth]` were written
@@ -863,12 +952,12 @@ where
         self.seen[self.depth] = MaybeUninit::new(*pre);
         self.seen_key[self.depth] = MaybeUninit::new(key);
         self.depth += 1;
-        for opt in opts.into_iter().flatten() {
+        for &opt in opts.iter().flatten() {
             if self.stop {
                 break;
             }
             match opt {
-                Opt::Run(tok, s) => self.with_token(tok, s),
+                Opt::Run(tok, s) => self.with_token::<false>(tok, s),
                 Opt::Leave(s) => {
                     let mark = self.path.len();
                     if self.path.push(Token::Leave) {
