@@ -31,6 +31,11 @@ const INDEX_HTML: &str = include_str!("../static/index.html");
 const APP_JS: &str = include_str!("../static/app.js");
 const STYLE_CSS: &str = include_str!("../static/style.css");
 
+/// How a refusal ends when the engine failed (crashed, hung, could not be
+/// started) and was killed: the one wording a client (and the fuzz target)
+/// can tell an engine failure by, whatever the page's input quoted before it.
+pub const RESTART_NOTE: &str = "it will be restarted for the next request; the game is kept";
+
 /// What the server shares between its connections.
 pub struct App {
     engine: tokio::sync::Mutex<Engine>,
@@ -174,7 +179,7 @@ fn one_word(s: &str) -> bool {
 fn word(v: &Value, key: &str) -> Result<String, String> {
     let s = text(v, key)?;
     if s.len() > 200 || !one_word(&s) {
-        return Err(format!("bad '{key}': {s:?}"));
+        return Err(format!("bad '{key}': \"{}\"", choro::clip(&s)));
     }
     Ok(s)
 }
@@ -207,7 +212,7 @@ fn position_cmd(v: &Value) -> Result<String, String> {
         for m in moves {
             let m = m.as_str().ok_or("a move that is not a string")?;
             if !one_word(m) {
-                return Err(format!("bad move {m:?}"));
+                return Err(format!("bad move \"{}\"", choro::clip(m)));
             }
             s.push(' ');
             s.push_str(m);
@@ -266,9 +271,7 @@ async fn handle(
             Err(f) => {
                 engine.kill().await;
                 if attempt == 1 || matches!(f, Failure::Start(_)) {
-                    return Err(format!(
-                        "{f}; it will be restarted for the next request; the game is kept"
-                    ));
+                    return Err(format!("{f}; {RESTART_NOTE}"));
                 }
                 note = Some(format!("{f}; it was restarted and the game kept"));
             }

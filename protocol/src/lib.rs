@@ -61,7 +61,9 @@ pub fn run<R: BufRead, W: Write + Send + 'static>(input: R, server: &mut Server<
 
 /// At most 40 characters of user input for an error message, with control
 /// characters escaped, so a long or binary token cannot flood the output.
-pub(crate) fn clip(s: &str) -> String {
+/// Public for the GUI server (`choro-gui`), whose refusals quote the page's
+/// input the same way.
+pub fn clip(s: &str) -> String {
     one_line(s, 40)
 }
 

@@ -207,6 +207,13 @@ fn bound_go(req: &mut Value) {
     }
 }
 
+/// Whether a refusal says the engine failed: the app's own ending for it
+/// ([`choro_gui::RESTART_NOTE`]), not a word of the page's input that an
+/// error quotes (an unknown variant `diedinga` is not a dead engine).
+fn engine_failed(error: &str) -> bool {
+    error.ends_with(choro_gui::RESTART_NOTE)
+}
+
 fn clip(s: &str) -> String {
     let t: String = s.chars().take(300).collect();
     if t.len() < s.len() {
@@ -280,7 +287,7 @@ impl GuiTarget {
             if obj.len() != 2 {
                 return Err(format!("a refusal with other fields: {reply}"));
             }
-            if e.contains("restarted") || e.contains("hung") || e.contains("died") {
+            if engine_failed(e) {
                 return Err(format!("the engine failed: {e}"));
             }
             if op == "state" && plain_text(req) {
@@ -517,6 +524,22 @@ fn edit(rng: &mut Rng, v: &mut Value) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_engine_failure_is_told_by_the_apps_wording_not_the_input() {
+        // Finding gui-22d02dfb2c953d96: the engine's refusal quoted an
+        // unknown variant 'diedinga', which the old test took for "died".
+        let quoted = "position fen: field 1: unknown variant 'diedinga'; previous position kept";
+        assert!(!engine_failed(quoted));
+        assert!(!engine_failed("bad 'variant': \"hung restarted died\""));
+        for f in [
+            choro_gui::engine::Failure::Died,
+            choro_gui::engine::Failure::Hung("isready"),
+            choro_gui::engine::Failure::Start("no such file".into()),
+        ] {
+            assert!(engine_failed(&format!("{f}; {}", choro_gui::RESTART_NOTE)));
+        }
+    }
 
     #[test]
     fn a_long_go_is_bounded_and_nothing_else_changes() {
