@@ -390,7 +390,7 @@ async fn engine_op(
             json!({ "bestmove": mv })
         }
         "record" => tri!(record(e, req).await?),
-        _ => return Ok(Err(format!("unknown request '{op}'"))),
+        _ => return Ok(Err(format!("unknown request '{}'", choro::clip(op)))),
     }))
 }
 

@@ -189,6 +189,8 @@ async fn a_refusal_quotes_at_most_the_start_of_a_long_input() {
         json!({"id": 1, "op": "newgame", "variant": long, "columns": 8}),
         json!({"id": 2, "op": "state", "start": start, "moves": [long]}),
         json!({"id": 3, "op": "newgame", "variant": "lango", "columns": 8, "opening": long}),
+        // Finding gui-d26b0f9bf5318777: an unknown request named whole.
+        json!({"id": 4, "op": long}),
     ] {
         let r = ask(&app, req.clone()).await;
         let e = r["error"].as_str().unwrap_or_else(|| panic!("{req}: {r}"));
