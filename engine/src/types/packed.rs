@@ -511,7 +511,7 @@ static FLAT16: [[[u64; 2]; 128]; 16] = {
 /// crosses a byte or a word). A column for every `u8`, so that a count
 /// indexes it without a test (an 8-wide board holds at most 64 counters);
 /// the index is that of Didinga's relay-hash table flattened.
-static LOOP16_RELAY: [[u64; 4096]; 2] = {
+pub(crate) static LOOP16_RELAY: [[u64; 4096]; 2] = {
     let mut t = [[0u64; 4096]; 2];
     let mut l = 0;
     while l < 16 {
@@ -664,9 +664,9 @@ impl Loop16 {
         self.0[h & 15] = n;
     }
 
-    /// Add `w` to the two words (each on its own, wrapping).
+    /// Add `lo` and `hi` to the two words (each on its own, wrapping).
     #[inline(always)]
-    fn add(&mut self, lo: u64, hi: u64) {
+    pub(crate) fn add(&mut self, lo: u64, hi: u64) {
         let (a, b) = self.0.split_at_mut(8);
         let w = |b: &mut [u8], d: u64| {
             let x = u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]);
@@ -674,14 +674,6 @@ impl Loop16 {
         };
         w(a, lo);
         w(b, hi);
-    }
-
-    /// Lift the `v` counters of hole `l` (taken modulo 16) and sow them
-    /// from the next hole round the loop.
-    #[inline(always)]
-    pub(crate) fn relay(&mut self, l: usize, v: u8) {
-        let i = (l & 15) << 8 | v as usize;
-        self.add(LOOP16_RELAY[0][i], LOOP16_RELAY[1][i]);
     }
 
     /// Sow `hand` counters from hole `first` (modulo 16) round the loop:
@@ -961,7 +953,8 @@ mod tests {
                     for i in 1..=v as usize {
                         plain[(l + i) % 16] += 1;
                     }
-                    b.relay(l, v);
+                    let i = l << 8 | v as usize;
+                    b.add(LOOP16_RELAY[0][i], LOOP16_RELAY[1][i]);
                     l = (l + v as usize) % 16;
                 }
                 assert_eq!(b.0, plain);
