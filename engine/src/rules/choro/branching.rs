@@ -18,7 +18,7 @@
 //! statistics as the general generator (`ChoroGen`, the reference its test
 //! compares it with).
 
-use super::didinga::{capture_sets, meta_hashes, run_keys};
+use super::didinga::{capture_sets, meta_hashes};
 use crate::board::{zobrist, Position};
 use crate::rules::sower::{state_key, LapKind, NONE};
 use crate::rules::{acholi, lango, GenStats, MoveInfo};
@@ -91,12 +91,18 @@ const FACING: [[u8; 2]; LEN as usize] = {
 /// a count indexes it without a test): the words it adds to the loop
 /// (`LOOP16_RELAY`'s), the board hash's change (Didinga's `relay_keys`),
 /// and whether its sowing reaches the front row. One table a side, so that
-/// the relay loop keeps one base register for all four.
+/// the relay loop keeps one base register for all four. Beside it, by
+/// `first << 8 | hand`, a sowing of `hand` counters from loop position
+/// `first` that lifts no hole (a capture's, a clockwise lap's): the words
+/// it adds and the hash's change.
 struct RelayTable {
     lo: [u64; 4096],
     hi: [u64; 4096],
     key: [u64; 4096],
     front: [bool; 4096],
+    sow_lo: [u64; 4096],
+    sow_hi: [u64; 4096],
+    sow_key: [u64; 4096],
 }
 
 impl RelayTable {
@@ -107,6 +113,15 @@ impl RelayTable {
         let i = (l & 15) << 8 | (v & 255);
         (self.lo[i], self.hi[i], self.key[i], self.front[i])
     }
+
+    /// Sow `hand` counters on `b` from loop position `first` (taken
+    /// modulo 16), returning what the hash gains.
+    #[inline(always)]
+    fn sow(&self, b: &mut Loop16, first: u8, hand: u8) -> u64 {
+        let i = (first as usize & 15) << 8 | hand as usize;
+        b.add(self.sow_lo[i], self.sow_hi[i]);
+        self.sow_key[i]
+    }
 }
 
 static RELAY: [RelayTable; 2] = {
@@ -115,6 +130,9 @@ static RELAY: [RelayTable; 2] = {
         hi: [0; 4096],
         key: [0; 4096],
         front: [false; 4096],
+        sow_lo: [0; 4096],
+        sow_hi: [0; 4096],
+        sow_key: [0; 4096],
     };
     let mut t = [EMPTY, EMPTY];
     let mut s = 0;
@@ -138,6 +156,15 @@ static RELAY: [RelayTable; 2] = {
                     .wrapping_sub(run[l + 1])
                     .wrapping_sub((v as u64).wrapping_mul(zobrist::HOLE[s][l]));
                 t[s].front[i] = reaches_front(next(l as u8), v as u8);
+                // A sowing from `l`: a relay from the hole before it, which
+                // keeps its counters.
+                let before = (l + 15) % 16;
+                let j = before << 8 | v;
+                let back = (v as u64) << (8 * (before % 8));
+                let (lo, hi) = if before < 8 { (back, 0) } else { (0, back) };
+                t[s].sow_lo[i] = LOOP16_RELAY[0][j].wrapping_add(lo);
+                t[s].sow_hi[i] = LOOP16_RELAY[1][j].wrapping_add(hi);
+                t[s].sow_key[i] = run[l + v].wrapping_sub(run[l]);
                 v += 1;
             }
             l += 1;
@@ -249,7 +276,7 @@ impl State {
 
     /// `sower::Turn::lap` on the 16-hole loop.
     #[inline(always)]
-    fn lap(&mut self, run_keys: &[u64; 256], first: u8, hand: u8, dir: Dir) {
+    fn lap(&mut self, relay: &RelayTable, first: u8, hand: u8, dir: Dir) {
         let r = hand & 15;
         let (start, last) = match dir {
             Dir::Ccw => (first, (first + if r == 0 { 15 } else { r - 1 }) & 15),
@@ -259,10 +286,9 @@ impl State {
                 (s, s)
             }
         };
-        self.mine.sow(start as usize, hand);
-        self.hash = self.hash.wrapping_add(
-            run_keys[start.wrapping_add(hand) as usize].wrapping_sub(run_keys[start as usize]),
-        );
+        self.hash = self
+            .hash
+            .wrapping_add(relay.sow(&mut self.mine, start, hand));
         self.reach(start, hand);
         self.last = last;
         self.dir = dir;
@@ -380,7 +406,6 @@ struct Gen<'p, F, const LANGO: bool, const OPEN: bool> {
     their16: Loop16,
     hole_keys: &'static [u64; 32],
     opp_keys: &'static [u64; 32],
-    run_keys: &'static [u64; 256],
     relay: &'static RelayTable,
 }
 
@@ -430,7 +455,6 @@ where
         their16: Loop16::load(&pos.loops[opp]),
         hole_keys: &zobrist::HOLE[me],
         opp_keys: &zobrist::HOLE[opp],
-        run_keys: run_keys(me, LEN),
         relay: &RELAY[me],
     };
     let opp_occ = pos.occupied[opp];
@@ -481,7 +505,7 @@ where
     fn lap(&mut self, s: &mut State, first: u8, hand: u8, dir: Dir) {
         self.stats.laps += 1;
         self.stats.drops += hand as u64;
-        s.lap(self.run_keys, first, hand, dir);
+        s.lap(self.relay, first, hand, dir);
     }
 
     /// Every way to begin the turn (or, in Acholi, to go on after a leave).
@@ -608,9 +632,9 @@ where
         s.origin = l;
         if fr == 1 && bk == 0 {
             let own = s.take(self.hole_keys, l);
-            s.lap(self.run_keys, next(l), own + 1, Dir::Ccw);
+            s.lap(self.relay, next(l), own + 1, Dir::Ccw);
         } else {
-            s.lap(self.run_keys, l, fr + bk, Dir::Ccw);
+            s.lap(self.relay, l, fr + bk, Dir::Ccw);
         }
     }
 
@@ -928,7 +952,7 @@ where
         let (first, hand, origin) = if !LANGO {
             // From the hole after the origin, which is kept.
             let (first, hand) = (next(origin as u8), fr + bk);
-            hash = hash.wrapping_add(self.sow(b, first, hand));
+            hash = hash.wrapping_add(self.relay.sow(b, first, hand));
             (first, hand, origin)
         } else {
             let (first, hand);
@@ -939,15 +963,6 @@ where
             hash,
             first as u32 | (hand as u32) << 8 | (origin as u32) << 16,
         )
-    }
-
-    /// Sow `hand` counters on `b` from its hole `first`, returning what the
-    /// hash gains.
-    #[inline(always)]
-    fn sow(&self, b: &mut Loop16, first: u8, hand: u8) -> u64 {
-        b.sow(first as usize, hand);
-        let run_keys = self.run_keys;
-        run_keys[first.wrapping_add(hand) as usize].wrapping_sub(run_keys[first as usize])
     }
 
     /// Lango's increment sowing ([`Self::lango_sow`]) on the loop `b` with
@@ -972,7 +987,11 @@ where
         } else {
             (l as u8, fr + bk)
         };
-        (hash.wrapping_add(self.sow(b, first, hand)), first, hand)
+        (
+            hash.wrapping_add(self.relay.sow(b, first, hand)),
+            first,
+            hand,
+        )
     }
 
     /// The state `steps` steps after lap end `entry`, which `run` went
@@ -1052,7 +1071,7 @@ where
             } else {
                 // From the hole after the origin, which is kept.
                 s.kind = LapKind::Normal;
-                s.lap(self.run_keys, next(s.origin), k, Dir::Ccw);
+                s.lap(self.relay, next(s.origin), k, Dir::Ccw);
             }
         } else {
             // A clockwise hole: the relay, or a clockwise lap from it if that
@@ -1073,7 +1092,7 @@ where
                 } else {
                     LapKind::AcholiMidCw
                 };
-                cw.lap(self.run_keys, prev(l), n, Dir::Cw);
+                cw.lap(self.relay, prev(l), n, Dir::Cw);
                 debug_assert!(cw.ends_in_capture());
                 self.decide(
                     s,
@@ -1171,7 +1190,8 @@ mod tests {
     /// Each side's relay table against a plain hole-by-hole sow of every
     /// lifted hole and hand a board allows: the loop after it (from the
     /// table's words), the hash's change (Didinga's relay keys, and the
-    /// keys of the holes sown) and the front row reached.
+    /// keys of the holes sown) and the front row reached; and its sowings
+    /// that lift no hole, from every hole, the same way.
     #[test]
     fn relay_table_matches_a_plain_sow() {
         let hash = |b: &[u8; 16], s: usize| {
@@ -1201,6 +1221,17 @@ mod tests {
                     let change = hash(&sown, s).wrapping_sub(hash(&plain, s));
                     assert_eq!(key, change, "side {s} hole {l} hand {v}");
                     assert_eq!(front, reached, "side {s} hole {l} hand {v}");
+                    // A sowing of `v` from `l`, which lifts no hole.
+                    let mut sown = plain;
+                    for k in 0..v {
+                        sown[(l + k) % 16] += 1;
+                    }
+                    let mut b = Loop16::load(&Loop::from_low16(u128::from_le_bytes(plain)));
+                    let key = table.sow(&mut b, l as u8, v as u8);
+                    let after: [u8; 16] = std::array::from_fn(|i| b.get(i));
+                    assert_eq!(after, sown, "side {s} sowing from {l} hand {v}");
+                    let change = hash(&sown, s).wrapping_sub(hash(&plain, s));
+                    assert_eq!(key, change, "side {s} sowing from {l} hand {v}");
                 }
             }
         }
