@@ -4,14 +4,17 @@
 //! turn runs alone, as a Didinga turn does: the lap state (the mover's loop
 //! in loop order as a [`Loop16`], the hash, the last hole and the origin,
 //! the drops, the front-row flag) stays in the locals of one loop, where a
-//! relay is two word adds and one hash add from tables by (lifted hole,
-//! hand), and the decision state (base, kind, direction, capture sets, the
-//! opponent's holes) is written only where a clockwise hole whose clockwise
-//! lap captures (a decision), a capture after a clockwise lap or an attack,
-//! a cycle test or a cut leaves that loop; a start's lift is the loop's
-//! first relay, and a capture after a relay is sown on its locals by an
-//! out-of-line `capture`, which also updates the opponent's holes and the
-//! capture sets (the facing column's counts read as bytes). A Brent
+//! relay is two word adds, one hash add and the front-row flag's `or` from
+//! one table a side by (lifted hole, hand) ([`RelayTable`], which also
+//! holds the sowings that lift no hole), and the decision state (base,
+//! kind, direction, capture sets, the opponent's holes) is written only
+//! where a clockwise hole whose clockwise lap captures (a decision), a
+//! capture after a clockwise lap or an attack, a cycle test or a cut leaves
+//! that loop; a start's first lap (a lift, Lango's start capture) and a
+//! clockwise decision's relay option are sown on the loop's locals, and a
+//! capture after a relay by an out-of-line `capture`, which also updates
+//! the opponent's holes and the capture sets (the facing column's counts
+//! read as bytes). A Brent
 //! checkpoint keeps the hash and the step alone; the whole state is found
 //! again by running the stretch from its start when a lap's hash equals it.
 //! It lists the same moves, in the same order, with the same children and
