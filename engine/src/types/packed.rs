@@ -511,7 +511,7 @@ static FLAT16: [[[u64; 2]; 128]; 16] = {
 /// crosses a byte or a word). A column for every `u8`, so that a count
 /// indexes it without a test (an 8-wide board holds at most 64 counters);
 /// the index is that of Didinga's relay-hash table flattened.
-static LOOP16_RELAY: [[u64; 4096]; 2] = {
+pub(crate) static LOOP16_RELAY: [[u64; 4096]; 2] = {
     let mut t = [[0u64; 4096]; 2];
     let mut l = 0;
     while l < 16 {
@@ -664,9 +664,9 @@ impl Loop16 {
         self.0[h & 15] = n;
     }
 
-    /// Add `w` to the two words (each on its own, wrapping).
+    /// Add `lo` and `hi` to the two words (each on its own, wrapping).
     #[inline(always)]
-    fn add(&mut self, lo: u64, hi: u64) {
+    pub(crate) fn add(&mut self, lo: u64, hi: u64) {
         let (a, b) = self.0.split_at_mut(8);
         let w = |b: &mut [u8], d: u64| {
             let x = u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]);
@@ -674,28 +674,6 @@ impl Loop16 {
         };
         w(a, lo);
         w(b, hi);
-    }
-
-    /// Lift the `v` counters of hole `l` (taken modulo 16) and sow them
-    /// from the next hole round the loop.
-    #[inline(always)]
-    pub(crate) fn relay(&mut self, l: usize, v: u8) {
-        let i = (l & 15) << 8 | v as usize;
-        self.add(LOOP16_RELAY[0][i], LOOP16_RELAY[1][i]);
-    }
-
-    /// Sow `hand` counters from hole `first` (modulo 16) round the loop:
-    /// a relay of `hand` from the hole before it, which keeps its counters.
-    #[inline(always)]
-    pub(crate) fn sow(&mut self, first: usize, hand: u8) {
-        let before = first.wrapping_sub(1) & 15;
-        let i = before << 8 | hand as usize;
-        let back = (hand as u64) << (8 * (before & 7));
-        let (lo, hi) = if before < 8 { (back, 0) } else { (0, back) };
-        self.add(
-            LOOP16_RELAY[0][i].wrapping_add(lo),
-            LOOP16_RELAY[1][i].wrapping_add(hi),
-        );
     }
 }
 
@@ -944,13 +922,16 @@ mod tests {
                     break;
                 }
                 if next(3) == 0 {
-                    // A sowing of `hand` from `first`, its hole kept.
+                    // A sowing of `hand` from `first`, its hole kept, hole
+                    // by hole (the generator's sowing table is tested with
+                    // it, in `branching`).
                     let first = next(16) as usize;
                     let hand = 1 + next(40) as u8;
                     for i in 0..hand as usize {
-                        plain[(first + i) % 16] += 1;
+                        let h = (first + i) % 16;
+                        plain[h] += 1;
+                        b.set(h, b.get(h) + 1);
                     }
-                    b.sow(first, hand);
                     l = (first + hand as usize - 1) % 16;
                 } else {
                     let v = plain[l];
@@ -961,7 +942,8 @@ mod tests {
                     for i in 1..=v as usize {
                         plain[(l + i) % 16] += 1;
                     }
-                    b.relay(l, v);
+                    let i = l << 8 | v as usize;
+                    b.add(LOOP16_RELAY[0][i], LOOP16_RELAY[1][i]);
                     l = (l + v as usize) % 16;
                 }
                 assert_eq!(b.0, plain);

@@ -4,27 +4,30 @@
 //! turn runs alone, as a Didinga turn does: the lap state (the mover's loop
 //! in loop order as a [`Loop16`], the hash, the last hole and the origin,
 //! the drops, the front-row flag) stays in the locals of one loop, where a
-//! relay is two word adds and one hash add from tables by (lifted hole,
-//! hand), and the decision state (base, kind, direction, capture sets, the
-//! opponent's holes) is written only where a clockwise hole whose clockwise
-//! lap captures (a decision), a capture after a clockwise lap or an attack,
-//! a cycle test or a cut leaves that loop; a start's lift is the loop's
-//! first relay, and a capture after a relay is sown on its locals by an
-//! out-of-line `capture`, which also updates the opponent's holes and the
-//! capture sets (the facing column's counts read as bytes). A Brent
+//! relay is two word adds, one hash add and the front-row flag's `or` from
+//! one table a side by (lifted hole, hand) ([`RelayTable`], which also
+//! holds the sowings that lift no hole), and the decision state (base,
+//! kind, direction, capture sets, the opponent's holes) is written only
+//! where a clockwise hole whose clockwise lap captures (a decision), a
+//! capture after a clockwise lap or an attack, a cycle test or a cut leaves
+//! that loop; a start's first lap (a lift, Lango's start capture) and a
+//! clockwise decision's relay option are sown on the loop's locals, and a
+//! capture after a relay by an out-of-line `capture`, which also updates
+//! the opponent's holes and the capture sets (the facing column's counts
+//! read as bytes). A Brent
 //! checkpoint keeps the hash and the step alone; the whole state is found
 //! again by running the stretch from its start when a lap's hash equals it.
 //! It lists the same moves, in the same order, with the same children and
 //! statistics as the general generator (`ChoroGen`, the reference its test
 //! compares it with).
 
-use super::didinga::{capture_sets, meta_hashes, relay_keys, run_keys};
+use super::didinga::{capture_sets, meta_hashes};
 use crate::board::{zobrist, Position};
 use crate::rules::sower::{state_key, LapKind, NONE};
 use crate::rules::{acholi, lango, GenStats, MoveInfo};
 use crate::types::geometry::{self, facing};
 use crate::types::moves::{Move, Token, MAX_TOKENS};
-use crate::types::packed::{Loop, Loop16};
+use crate::types::packed::{Loop, Loop16, LOOP16_RELAY};
 use crate::types::{Dir, Variant};
 use std::mem::MaybeUninit;
 
@@ -34,7 +37,7 @@ const LEN: u8 = 16;
 
 /// The next and the previous loop position.
 #[inline(always)]
-fn next(h: u8) -> u8 {
+const fn next(h: u8) -> u8 {
     (h + 1) & 15
 }
 
@@ -47,7 +50,7 @@ fn prev(h: u8) -> u8 {
 /// order) reach the mover's front row, positions 8 to 15: they do unless
 /// they all fall in the back row before it.
 #[inline(always)]
-fn reaches_front(start: u8, hand: u8) -> bool {
+const fn reaches_front(start: u8, hand: u8) -> bool {
     start as u32 + hand as u32 > W as u32
 }
 
@@ -82,6 +85,94 @@ const FACING: [[u8; 2]; LEN as usize] = {
         let (f, b) = facing(l, W);
         t[l as usize] = [f, b];
         l += 1;
+    }
+    t
+};
+
+/// A relay on the 16-hole loop of one side, by `l << 8 | v` (the lifted
+/// loop position `l` and its `v` counters; a column for every `u8`, so that
+/// a count indexes it without a test): the words it adds to the loop
+/// (`LOOP16_RELAY`'s), the board hash's change (Didinga's `relay_keys`),
+/// and whether its sowing reaches the front row. One table a side, so that
+/// the relay loop keeps one base register for all four. Beside it, by
+/// `first << 8 | hand`, a sowing of `hand` counters from loop position
+/// `first` that lifts no hole (a capture's, a clockwise lap's): the words
+/// it adds and the hash's change.
+struct RelayTable {
+    lo: [u64; 4096],
+    hi: [u64; 4096],
+    key: [u64; 4096],
+    front: [bool; 4096],
+    sow_lo: [u64; 4096],
+    sow_hi: [u64; 4096],
+    sow_key: [u64; 4096],
+}
+
+impl RelayTable {
+    /// The relay of the `v` counters of loop position `l` (taken modulo
+    /// 16): the loop's two words, the hash's change, the front row reached.
+    #[inline(always)]
+    fn at(&self, l: usize, v: usize) -> (u64, u64, u64, bool) {
+        let i = (l & 15) << 8 | (v & 255);
+        (self.lo[i], self.hi[i], self.key[i], self.front[i])
+    }
+
+    /// Sow `hand` counters on `b` from loop position `first` (taken
+    /// modulo 16), returning what the hash gains.
+    #[inline(always)]
+    fn sow(&self, b: &mut Loop16, first: u8, hand: u8) -> u64 {
+        let i = (first as usize & 15) << 8 | hand as usize;
+        b.add(self.sow_lo[i], self.sow_hi[i]);
+        self.sow_key[i]
+    }
+}
+
+static RELAY: [RelayTable; 2] = {
+    const EMPTY: RelayTable = RelayTable {
+        lo: [0; 4096],
+        hi: [0; 4096],
+        key: [0; 4096],
+        front: [false; 4096],
+        sow_lo: [0; 4096],
+        sow_hi: [0; 4096],
+        sow_key: [0; 4096],
+    };
+    let mut t = [EMPTY, EMPTY];
+    let mut s = 0;
+    while s < 2 {
+        // `run[i]`: the sum of the keys of the first `i` holes walked
+        // round the loop.
+        let mut run = [0u64; 16 + 257];
+        let mut i = 1;
+        while i < run.len() {
+            run[i] = run[i - 1].wrapping_add(zobrist::HOLE[s][(i - 1) % 16]);
+            i += 1;
+        }
+        let mut l = 0;
+        while l < 16 {
+            let mut v = 0;
+            while v < 256 {
+                let i = l << 8 | v;
+                t[s].lo[i] = LOOP16_RELAY[0][i];
+                t[s].hi[i] = LOOP16_RELAY[1][i];
+                t[s].key[i] = run[l + 1 + v]
+                    .wrapping_sub(run[l + 1])
+                    .wrapping_sub((v as u64).wrapping_mul(zobrist::HOLE[s][l]));
+                t[s].front[i] = reaches_front(next(l as u8), v as u8);
+                // A sowing from `l`: a relay from the hole before it, which
+                // keeps its counters.
+                let before = (l + 15) % 16;
+                let j = before << 8 | v;
+                let back = (v as u64) << (8 * (before % 8));
+                let (lo, hi) = if before < 8 { (back, 0) } else { (0, back) };
+                t[s].sow_lo[i] = LOOP16_RELAY[0][j].wrapping_add(lo);
+                t[s].sow_hi[i] = LOOP16_RELAY[1][j].wrapping_add(hi);
+                t[s].sow_key[i] = run[l + v].wrapping_sub(run[l]);
+                v += 1;
+            }
+            l += 1;
+        }
+        s += 1;
     }
     t
 };
@@ -171,12 +262,11 @@ impl State {
     /// A relay: lift the `v` counters of the hole of the last drop and sow
     /// them counter-clockwise from the next hole.
     #[inline(always)]
-    fn relay(&mut self, relay_keys: &[[u64; 256]; 32], v: u8) {
+    fn relay(&mut self, relay: &RelayTable, v: u8) {
         let l = self.last & 15;
-        self.mine.relay(l as usize, v);
-        self.hash = self
-            .hash
-            .wrapping_add(relay_keys.as_flattened()[(l as usize) << 8 | v as usize]);
+        let (lo, hi, key, _) = relay.at(l as usize, v as usize);
+        self.mine.add(lo, hi);
+        self.hash = self.hash.wrapping_add(key);
         self.reach(next(l), v);
         self.last = l.wrapping_add(v) & 15;
         self.origin = l;
@@ -189,7 +279,7 @@ impl State {
 
     /// `sower::Turn::lap` on the 16-hole loop.
     #[inline(always)]
-    fn lap(&mut self, run_keys: &[u64; 256], first: u8, hand: u8, dir: Dir) {
+    fn lap(&mut self, relay: &RelayTable, first: u8, hand: u8, dir: Dir) {
         let r = hand & 15;
         let (start, last) = match dir {
             Dir::Ccw => (first, (first + if r == 0 { 15 } else { r - 1 }) & 15),
@@ -199,10 +289,9 @@ impl State {
                 (s, s)
             }
         };
-        self.mine.sow(start as usize, hand);
-        self.hash = self.hash.wrapping_add(
-            run_keys[start.wrapping_add(hand) as usize].wrapping_sub(run_keys[start as usize]),
-        );
+        self.hash = self
+            .hash
+            .wrapping_add(relay.sow(&mut self.mine, start, hand));
         self.reach(start, hand);
         self.last = last;
         self.dir = dir;
@@ -275,11 +364,22 @@ impl State {
     }
 }
 
+/// Where a stretch starts ([`Gen::stretch`]): at its entry state, or with
+/// a first lap it sows on the relay loop's locals from the entry: a lift,
+/// or Lango's start capture.
+const FROM_ENTRY: u8 = 0;
+const FROM_LIFT: u8 = 1;
+const FROM_CAPTURE: u8 = 2;
+
 /// One option at a decision point.
 #[derive(Copy, Clone)]
 enum Opt {
     /// Take this token and go on from this lap end.
     Run(Token, State),
+    /// Take this token and relay the counters of the decision point's last
+    /// hole: the stretch's first lap, sown on its locals from the decision
+    /// point's state.
+    Relay(Token),
     /// Acholi: leave the increment (already put in its hole) and start anew.
     Leave(State),
 }
@@ -300,14 +400,16 @@ struct Gen<'p, F, const LANGO: bool, const OPEN: bool> {
     /// Every child but its board, and the non-board part of its hash.
     child: Position,
     child_meta: u64,
+    /// The opponent's holes still full in `child` (its opponent's loop and
+    /// masks are written only when a child's differ from these).
+    child_opp: u32,
     /// The opponent's holes at the start of the turn (a turn only empties
     /// them), also one byte a hole.
     theirs: Loop,
     their16: Loop16,
     hole_keys: &'static [u64; 32],
     opp_keys: &'static [u64; 32],
-    run_keys: &'static [u64; 256],
-    relay_keys: &'static [[u64; 256]; 32],
+    relay: &'static RelayTable,
 }
 
 /// Every legal move of a Lango or Acholi position (8 wide, sequential
@@ -351,12 +453,12 @@ where
             ..*pos
         },
         child_meta,
+        child_opp: pos.occupied[opp],
         theirs: pos.loops[opp],
         their16: Loop16::load(&pos.loops[opp]),
         hole_keys: &zobrist::HOLE[me],
         opp_keys: &zobrist::HOLE[opp],
-        run_keys: run_keys(me, LEN),
-        relay_keys: relay_keys(me, LEN),
+        relay: &RELAY[me],
     };
     let opp_occ = pos.occupied[opp];
     let caps = if LANGO {
@@ -406,7 +508,7 @@ where
     fn lap(&mut self, s: &mut State, first: u8, hand: u8, dir: Dir) {
         self.stats.laps += 1;
         self.stats.drops += hand as u64;
-        s.lap(self.run_keys, first, hand, dir);
+        s.lap(self.relay, first, hand, dir);
     }
 
     /// Every way to begin the turn (or, in Acholi, to go on after a leave).
@@ -440,14 +542,22 @@ where
     /// the stretch inlined (a start, where the node's loop over its starts
     /// keeps the stretch's set-up), else through [`Self::run`] (an option).
     #[inline(always)]
-    fn with_token<const INLINE: bool>(&mut self, tok: Token, s: State) {
+    fn with_token<const INLINE: bool>(&mut self, tok: Token, s: &State) {
+        self.on_path(tok, |g| {
+            if INLINE {
+                g.stretch::<FROM_ENTRY>(s, 0);
+            } else {
+                g.run(s);
+            }
+        });
+    }
+
+    /// `f` with `tok` on the path (a path too long is cut).
+    #[inline(always)]
+    fn on_path(&mut self, tok: Token, f: impl FnOnce(&mut Self)) {
         let mark = self.path.len();
         if self.path.push(tok) {
-            if INLINE {
-                self.stretch::<false>(&s, 0);
-            } else {
-                self.run(s);
-            }
+            f(self);
             self.path.truncate(mark);
         } else {
             self.stats.cut_overflow += 1;
@@ -461,13 +571,7 @@ where
         let v = s.mine.get(h as usize);
         self.stats.drops += v as u64;
         self.stats.laps += 1;
-        let mark = self.path.len();
-        if self.path.push(Token::Lift(n)) {
-            self.stretch::<true>(s, h);
-            self.path.truncate(mark);
-        } else {
-            self.stats.cut_overflow += 1;
-        }
+        self.on_path(Token::Lift(n), |g| g.stretch::<FROM_LIFT>(s, h));
     }
 
     /// The lap end after lifting hole `h` of `s` (a start's first lap).
@@ -476,7 +580,7 @@ where
         let mut e = *s;
         e.last = h;
         let v = e.at_last();
-        e.relay(self.relay_keys, v);
+        e.relay(self.relay, v);
         e
     }
 
@@ -490,19 +594,34 @@ where
         c.kind = kind;
         self.lap(&mut c, prev(h), v, Dir::Cw);
         if c.ends_in_capture() {
-            self.with_token::<true>(Token::Clockwise(n), c);
+            self.with_token::<true>(Token::Clockwise(n), &c);
         }
     }
 
-    /// Lango's compulsory start capture at front hole `f` (RULINGS 5).
+    /// Lango's compulsory start capture at front hole `f` (RULINGS 5): the
+    /// stretch's first lap, sown on its locals.
     #[inline]
     fn start_capture(&mut self, s: &State, f: u8, n: u8) {
+        let [of, ob] = FACING[f as usize & 15];
+        let (fr, bk) = (self.their16.get(of as usize), self.their16.get(ob as usize));
+        let hand = if fr == 1 && bk == 0 {
+            s.mine.get(f as usize) + 1
+        } else {
+            fr + bk
+        };
+        self.stats.drops += hand as u64;
+        self.stats.laps += 1;
+        self.on_path(Token::StartCapture(n), |g| g.stretch::<FROM_CAPTURE>(s, f));
+    }
+
+    /// The lap end after Lango's start capture at front hole `f` of `s`.
+    #[cold]
+    fn captured(&self, s: &State, f: u8) -> State {
         let mut c = *s;
         let (fr, bk, taken) = c.take_column(&self.their16, self.opp_keys, f);
         c.hash = c.hash.wrapping_sub(taken);
         self.lango_sow(&mut c, f, fr, bk);
-        self.counted(&c, s.drops);
-        self.with_token::<true>(Token::StartCapture(n), c);
+        c
     }
 
     /// Lango increment sowing (RULINGS 4): from the capturing hole `l`
@@ -516,9 +635,9 @@ where
         s.origin = l;
         if fr == 1 && bk == 0 {
             let own = s.take(self.hole_keys, l);
-            s.lap(self.run_keys, next(l), own + 1, Dir::Ccw);
+            s.lap(self.relay, next(l), own + 1, Dir::Ccw);
         } else {
-            s.lap(self.run_keys, l, fr + bk, Dir::Ccw);
+            s.lap(self.relay, l, fr + bk, Dir::Ccw);
         }
     }
 
@@ -555,27 +674,53 @@ where
     /// step is one lap of the turn, so its lap count is `entry.laps` plus
     /// the steps.
     #[inline(never)]
-    fn run(&mut self, entry: State) {
-        self.stretch::<false>(&entry, 0);
+    fn run(&mut self, entry: &State) {
+        self.stretch::<FROM_ENTRY>(entry, 0);
     }
 
-    /// [`Self::run`], inlined. `LIFT`: the stretch's start (step 0) is the
-    /// lap end after lifting hole `h` of `entry` (whose lap the caller
-    /// counted in the statistics), sown here on the relay loop's locals;
-    /// else it is `entry`.
+    /// [`Self::run`] from the lap end after relaying the counters of the
+    /// last hole of `entry` (whose lap the caller counted in the
+    /// statistics), that relay sown on the stretch's locals.
+    #[inline(never)]
+    fn run_relay(&mut self, entry: &State) {
+        self.stretch::<FROM_LIFT>(entry, entry.last);
+    }
+
+    /// [`Self::run`], inlined. `FIRST`: where the stretch's start (step 0)
+    /// is: `entry` ([`FROM_ENTRY`]), or the lap end after lifting hole `h`
+    /// of `entry` ([`FROM_LIFT`]) or after Lango's start capture at its
+    /// front hole `h` ([`FROM_CAPTURE`]), that lap (which the caller
+    /// counted in the statistics) sown here on the relay loop's locals.
     #[inline(always)]
-    fn stretch<const LIFT: bool>(&mut self, entry: &State, h: u8) {
+    fn stretch<const FIRST: u8>(&mut self, entry: &State, h: u8) {
         if self.stop {
             return;
         }
-        let relay_keys = self.relay_keys;
+        let relay = self.relay;
+        let lift = FIRST == FROM_LIFT;
+        let sown = FIRST != FROM_ENTRY;
         let mut s = *entry;
-        if LIFT {
-            s.last = h;
-        }
+        // The first lap's hand (0 at the entry), and a start capture's
+        // counters and hash change: the capture sets and the opponent's
+        // holes after it are in `s` from here on.
+        let (hand, column) = match FIRST {
+            FROM_LIFT => {
+                s.last = h;
+                (s.at_last(), (0, 0, 0))
+            }
+            FROM_CAPTURE => {
+                let (fr, bk, taken) = s.take_column(&self.their16, self.opp_keys, h);
+                let hand = if fr == 1 && bk == 0 {
+                    s.mine.get(h as usize) + 1
+                } else {
+                    fr + bk
+                };
+                (hand, (fr, bk, taken))
+            }
+            _ => (0, (0, 0, 0)),
+        };
         // The laps and drops at the stretch's start.
-        let lifted = if LIFT { s.at_last() } else { 0 };
-        let (start_laps, start_drops) = (entry.laps + LIFT as u32, entry.drops + lifted as u32);
+        let (start_laps, start_drops) = (entry.laps + sown as u32, entry.drops + hand as u32);
         // The budget cuts at the top of the step where the turn's laps pass
         // it: after `cut_at` steps.
         let cut_at = self.budget.saturating_add(1).saturating_sub(start_laps);
@@ -591,20 +736,24 @@ where
         let (mut saved, mut saved_hash, mut event) = (0u32, s.hash, 1u32);
         let mut left = 1u32;
         // The stretch's start state, for a replay (cold).
-        let start = |g: &Self| if LIFT { g.lifted(entry, h) } else { *entry };
+        let start = |g: &Self| match FIRST {
+            FROM_LIFT => g.lifted(entry, h),
+            FROM_CAPTURE => g.captured(entry, h),
+            _ => *entry,
+        };
         'step: loop {
             // The top of a step, with the state in `s`.
             let v = s.at_last();
             // A lift goes straight to the locals (the relay loop below ends
             // the stretch, so this top is passed once then).
-            if !LIFT && v == 1 {
+            if !sown && v == 1 {
                 self.emit(s.mine, s.hash, s.opp_occ, s.laps, s.drops);
                 break;
             }
             // A lap end that may decide: a capture or a clockwise hole after
             // a lap that is not a counter-clockwise one of kind `Normal`
             // (a clockwise lap, a lap of its own kind, one that keeps a base).
-            if !LIFT && exits >> s.last & 1 != 0 && !s.plain() {
+            if !sown && exits >> s.last & 1 != 0 && !s.plain() {
                 if !self.branch(&mut s, v) {
                     break;
                 }
@@ -636,7 +785,8 @@ where
             let (mut hash, mut last) = (s.hash, s.last as usize & 15);
             let (mut drops, mut front) = (s.drops, s.front_reached);
             let mut origin = s.origin as usize;
-            let mut v = v;
+            // The count at `last`, as a word.
+            let mut v = v as usize;
             // `s` is the state at the current lap end again, after `step`
             // steps of the stretch.
             let sync = |s: &mut State,
@@ -664,29 +814,43 @@ where
             // A relay of the `v` counters of `last`, on the locals.
             macro_rules! relay {
                 () => {
-                    b.relay(last, v);
-                    hash =
-                        hash.wrapping_add(relay_keys.as_flattened()[(last & 15) << 8 | v as usize]);
-                    if !front && reaches_front(next(last as u8), v) {
-                        front = true;
-                        if !LANGO && OPEN {
+                    let (lo, hi, key, reaches) = relay.at(last, v);
+                    b.add(lo, hi);
+                    hash = hash.wrapping_add(key);
+                    if !LANGO && OPEN {
+                        if !front && reaches {
+                            front = true;
                             // The back row no longer captures.
                             exits = Self::exits(&State {
                                 caps: (s.caps.0, 0),
                                 ..s
                             });
                         }
+                    } else {
+                        front |= reaches;
                     }
                     origin = last;
                     last = (last + v as usize) & 15;
                     drops += v as u32;
                 };
             }
-            if LIFT {
-                // A start's lift: the stretch's start is the lap end after it.
-                relay!();
+            if sown {
+                // The stretch's start is the lap end after its first lap.
+                if lift {
+                    relay!();
+                } else {
+                    // Lango's start capture: a lap of kind `Normal`.
+                    let (fr, bk, taken) = column;
+                    let first;
+                    (hash, first, _) =
+                        self.sow_capture(&mut b, hash.wrapping_sub(taken), h as usize, fr, bk);
+                    origin = h as usize & 15;
+                    front = front || reaches_front(first, hand);
+                    last = (first as usize + hand as usize - 1) & 15;
+                    drops += hand as u32;
+                }
                 saved_hash = hash;
-                v = b.get(last);
+                v = b.get(last) as usize;
                 if v == 1 {
                     self.emit(b, hash, s.opp_occ, start_laps, drops);
                     s.laps = start_laps;
@@ -717,11 +881,11 @@ where
                             drops += hand as u32;
                             break 'lap;
                         }
-                        if cw_captures(l, v, |h| b.get(h as usize), front, caps) {
+                        if cw_captures(l, v as u8, |h| b.get(h as usize), front, caps) {
                             // A clockwise hole whose clockwise lap
                             // captures: a decision, `branch`'s.
                             sync(&mut s, &b, hash, last, origin, drops, front, event - left);
-                            let went_on = self.branch(&mut s, v);
+                            let went_on = self.branch(&mut s, v as u8);
                             debug_assert!(!went_on, "a clockwise capture without a decision");
                             break 'step;
                         }
@@ -755,7 +919,7 @@ where
                     event = (2 * step + 1).min(cut_at);
                     left = event - step;
                 }
-                v = b.get(last);
+                v = b.get(last) as usize;
                 if v == 1 {
                     let laps = start_laps + event - left;
                     self.emit(b, hash, s.opp_occ, laps, drops);
@@ -790,23 +954,46 @@ where
         hash = hash.wrapping_sub(taken);
         let (first, hand, origin) = if !LANGO {
             // From the hole after the origin, which is kept.
-            (next(origin as u8), fr + bk, origin)
-        } else if fr == 1 && bk == 0 {
-            let own = b.get(last);
-            b.set(last, 0);
-            hash = hash.wrapping_sub((own as u64).wrapping_mul(self.hole_keys[last & 31]));
-            (next(l), own + 1, last)
+            let (first, hand) = (next(origin as u8), fr + bk);
+            hash = hash.wrapping_add(self.relay.sow(b, first, hand));
+            (first, hand, origin)
         } else {
-            (l, fr + bk, last)
+            let (first, hand);
+            (hash, first, hand) = self.sow_capture(b, hash, last, fr, bk);
+            (first, hand, last)
         };
-        b.sow(first as usize, hand);
-        let run_keys = self.run_keys;
-        hash = hash.wrapping_add(
-            run_keys[first.wrapping_add(hand) as usize].wrapping_sub(run_keys[first as usize]),
-        );
         (
             hash,
             first as u32 | (hand as u32) << 8 | (origin as u32) << 16,
+        )
+    }
+
+    /// Lango's increment sowing ([`Self::lango_sow`]) on the loop `b` with
+    /// hash `hash`, after a capture at `l` of `fr` and `bk` counters (front
+    /// and back, taken from the hash already): the hash after it, the first
+    /// hole of its lap and its hand. Its origin is `l`.
+    #[inline(always)]
+    fn sow_capture(
+        &self,
+        b: &mut Loop16,
+        mut hash: u64,
+        l: usize,
+        fr: u8,
+        bk: u8,
+    ) -> (u64, u8, u8) {
+        let l = l & 15;
+        let (first, hand) = if fr == 1 && bk == 0 {
+            let own = b.get(l);
+            b.set(l, 0);
+            hash = hash.wrapping_sub((own as u64).wrapping_mul(self.hole_keys[l]));
+            (next(l as u8), own + 1)
+        } else {
+            (l as u8, fr + bk)
+        };
+        (
+            hash.wrapping_add(self.relay.sow(b, first, hand)),
+            first,
+            hand,
         )
     }
 
@@ -824,7 +1011,7 @@ where
                 let went_on = self.branch(&mut s, v);
                 debug_assert!(went_on, "a decision in a stretch that had none");
             } else {
-                s.relay(self.relay_keys, v);
+                s.relay(self.relay, v);
             }
         }
         self.stats = stats;
@@ -887,7 +1074,7 @@ where
             } else {
                 // From the hole after the origin, which is kept.
                 s.kind = LapKind::Normal;
-                s.lap(self.run_keys, next(s.origin), k, Dir::Ccw);
+                s.lap(self.relay, next(s.origin), k, Dir::Ccw);
             }
         } else {
             // A clockwise hole: the relay, or a clockwise lap from it if that
@@ -896,10 +1083,9 @@ where
             self.stats.drops += v as u64;
             self.stats.laps += 1;
             if s.cw_relay_captures(v) {
-                let mut relay = *s;
+                // The relay's lap, sown by the option.
                 self.stats.drops += v as u64;
                 self.stats.laps += 1;
-                relay.relay(self.relay_keys, v);
                 let mut cw = *s;
                 let n = cw.take(self.hole_keys, l);
                 cw.origin = l;
@@ -909,19 +1095,19 @@ where
                 } else {
                     LapKind::AcholiMidCw
                 };
-                cw.lap(self.run_keys, prev(l), n, Dir::Cw);
+                cw.lap(self.relay, prev(l), n, Dir::Cw);
                 debug_assert!(cw.ends_in_capture());
                 self.decide(
                     s,
                     &[
                         Some(Opt::Run(Token::Plus, cw)),
-                        Some(Opt::Run(Token::Minus, relay)),
+                        Some(Opt::Relay(Token::Minus)),
                         None,
                     ],
                 );
                 return false;
             }
-            s.relay(self.relay_keys, v);
+            s.relay(self.relay, v);
         }
         true
     }
@@ -952,21 +1138,14 @@ where
         self.seen[self.depth] = MaybeUninit::new(*pre);
         self.seen_key[self.depth] = MaybeUninit::new(key);
         self.depth += 1;
-        for &opt in opts.iter().flatten() {
+        for opt in opts.iter().flatten() {
             if self.stop {
                 break;
             }
             match opt {
-                Opt::Run(tok, s) => self.with_token::<false>(tok, s),
-                Opt::Leave(s) => {
-                    let mark = self.path.len();
-                    if self.path.push(Token::Leave) {
-                        self.starts(&s);
-                        self.path.truncate(mark);
-                    } else {
-                        self.stats.cut_overflow += 1;
-                    }
-                }
+                Opt::Run(tok, s) => self.with_token::<false>(*tok, s),
+                Opt::Relay(tok) => self.on_path(*tok, |g| g.run_relay(pre)),
+                Opt::Leave(s) => self.on_path(Token::Leave, |g| g.starts(s)),
             }
         }
         self.depth -= 1;
@@ -981,21 +1160,83 @@ where
         let child = &mut self.child;
         child.loops[me] = mine.store();
         (child.occupied[me], child.movable[me]) = mine.masks();
-        // Captures only empty the opponent's holes.
-        if opp_occ == pos.occupied[opp] {
-            child.loops[opp] = pos.loops[opp];
-            child.occupied[opp] = pos.occupied[opp];
-            child.movable[opp] = pos.movable[opp];
-        } else {
-            child.loops[opp] = self.theirs.keep16(opp_occ);
-            child.occupied[opp] = opp_occ;
-            child.movable[opp] = pos.movable[opp] & opp_occ;
+        // Captures only empty the opponent's holes; the sink does not
+        // change the child, so they are those of the last child unless
+        // `opp_occ` differs.
+        if opp_occ != self.child_opp {
+            self.child_opp = opp_occ;
+            if opp_occ == pos.occupied[opp] {
+                child.loops[opp] = pos.loops[opp];
+                child.occupied[opp] = pos.occupied[opp];
+                child.movable[opp] = pos.movable[opp];
+            } else {
+                child.loops[opp] = self.theirs.keep16(opp_occ);
+                child.occupied[opp] = opp_occ;
+                child.movable[opp] = pos.movable[opp] & opp_occ;
+            }
         }
         child.hash = hash.wrapping_add(self.child_meta);
         self.stats.moves += 1;
         let info = MoveInfo { laps, drops };
         if !(self.sink)(&self.path, &self.child, info) {
             self.stop = true;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::choro::didinga::relay_keys;
+    use crate::types::packed::MAX_HAND;
+
+    /// Each side's relay table against a plain hole-by-hole sow of every
+    /// lifted hole and hand a board allows: the loop after it (from the
+    /// table's words), the hash's change (Didinga's relay keys, and the
+    /// keys of the holes sown) and the front row reached; and its sowings
+    /// that lift no hole, from every hole, the same way.
+    #[test]
+    fn relay_table_matches_a_plain_sow() {
+        let hash = |b: &[u8; 16], s: usize| {
+            (0..16).fold(0u64, |a, i| {
+                a.wrapping_add((b[i] as u64).wrapping_mul(zobrist::HOLE[s][i]))
+            })
+        };
+        for (s, table) in RELAY.iter().enumerate() {
+            let keys = relay_keys(s, LEN);
+            for l in 0..16usize {
+                for (v, &relay_key) in keys[l].iter().enumerate().take(MAX_HAND + 1).skip(1) {
+                    let mut plain = [3u8; 16];
+                    plain[l] = v as u8;
+                    let mut sown = plain;
+                    sown[l] = 0;
+                    let mut reached = false;
+                    for k in 1..=v {
+                        sown[(l + k) % 16] += 1;
+                        reached |= (l + k) % 16 >= 8;
+                    }
+                    let (lo, hi, key, front) = table.at(l, v);
+                    let mut b = Loop16::load(&Loop::from_low16(u128::from_le_bytes(plain)));
+                    b.add(lo, hi);
+                    let after: [u8; 16] = std::array::from_fn(|i| b.get(i));
+                    assert_eq!(after, sown, "side {s} hole {l} hand {v}");
+                    assert_eq!(key, relay_key, "side {s} hole {l} hand {v}");
+                    let change = hash(&sown, s).wrapping_sub(hash(&plain, s));
+                    assert_eq!(key, change, "side {s} hole {l} hand {v}");
+                    assert_eq!(front, reached, "side {s} hole {l} hand {v}");
+                    // A sowing of `v` from `l`, which lifts no hole.
+                    let mut sown = plain;
+                    for k in 0..v {
+                        sown[(l + k) % 16] += 1;
+                    }
+                    let mut b = Loop16::load(&Loop::from_low16(u128::from_le_bytes(plain)));
+                    let key = table.sow(&mut b, l as u8, v as u8);
+                    let after: [u8; 16] = std::array::from_fn(|i| b.get(i));
+                    assert_eq!(after, sown, "side {s} sowing from {l} hand {v}");
+                    let change = hash(&sown, s).wrapping_sub(hash(&plain, s));
+                    assert_eq!(key, change, "side {s} sowing from {l} hand {v}");
+                }
+            }
         }
     }
 }
