@@ -20,7 +20,7 @@
 //! drafts (a deeper result is a better value, not the plain one).
 
 use super::common::{
-    children, no_move_cheap, root_children, terminal_value, to_score, write_child, Child,
+    children, no_move_cheap, root_children, table_child, terminal_value, to_score, Child,
     RepHistory, DRAW, EVAL_MAX, INF, MATE, MATE_BOUND, MAX_PLY,
 };
 use super::time::TimeManager;
@@ -29,7 +29,7 @@ use super::{Info, Limits, SearchControl, SearchResult};
 use crate::board::Position;
 use crate::eval::Evaluator;
 use crate::rng::Rng;
-use crate::rules::{Game, LAP_BUDGET};
+use crate::rules::Game;
 use crate::types::moves::{Move, Token};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
@@ -144,10 +144,11 @@ struct Worker<'a, E> {
     seldepth: usize,
     root: Position,
     roots: Vec<RootMove>,
-    kids: Vec<Vec<Child>>,
-    /// Per ply, the children's ordering keys (see [`order_key`]).
-    order: Vec<Vec<u64>>,
-    gains: Vec<Vec<u16>>,
+    /// Per ply, the children and their order: handed down the search as a
+    /// slice whose first element is the node's own (taken out of the worker
+    /// for each root search), so that a node borrows its buffers where they
+    /// lie.
+    plies: Vec<Ply>,
     scratch: Vec<u64>,
     path: [u64; MAX_PLY + 1],
     /// How many of the positions being searched (the root and the inner
@@ -162,6 +163,14 @@ struct Worker<'a, E> {
     partial: Option<Best>,
 }
 
+/// One ply's buffers: its node's children, and their ordering keys (see
+/// [`order_key`]).
+#[derive(Default)]
+struct Ply {
+    kids: Vec<Child>,
+    order: Vec<u64>,
+}
+
 /// Slots of the path filter ([`Worker::is_repetition`]).
 const FILTER_SLOTS: usize = 1024;
 
@@ -172,19 +181,27 @@ fn filter_slot(key: u64) -> usize {
 }
 
 /// A child's place in the move order as one integer: its ordering key in
-/// the high bits (biased, so that unsigned order is the keys' order), its
-/// index, complemented, in the low 16: the greatest integer is the child
-/// with the highest key, and of equal keys the first generated.
+/// the high 32 bits (biased, so that unsigned order is the keys' order),
+/// its index, complemented, in the next 16, and its gain (see [`gain`]) in
+/// the low 16, which never decide the order since the indices differ: the
+/// greatest integer is the child with the highest key, and of equal keys
+/// the first generated.
 #[inline(always)]
-fn order_key(key: i32, index: usize) -> u64 {
+fn order_key(key: i32, index: usize, gain: u16) -> u64 {
     debug_assert!(index <= 0xffff);
-    (u64::from(key as u32 ^ 0x8000_0000) << 16) | (0xffff - index as u64)
+    (u64::from(key as u32 ^ 0x8000_0000) << 32) | (0xffff - index as u64) << 16 | u64::from(gain)
 }
 
 /// The child index of an [`order_key`].
 #[inline(always)]
 fn key_index(k: u64) -> usize {
-    0xffff - (k & 0xffff) as usize
+    0xffff - (k >> 16 & 0xffff) as usize
+}
+
+/// The gain of an [`order_key`]'s child.
+#[inline(always)]
+fn key_gain(k: u64) -> u16 {
+    k as u16
 }
 
 /// Puts the `n`-th child of the move order at `order[n]`, given that
@@ -341,9 +358,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             seldepth: 0,
             root,
             roots,
-            kids: (0..MAX_PLY).map(|_| Vec::new()).collect(),
-            order: (0..MAX_PLY).map(|_| Vec::new()).collect(),
-            gains: (0..MAX_PLY).map(|_| Vec::new()).collect(),
+            plies: (0..MAX_PLY).map(|_| Ply::default()).collect(),
             scratch: Vec::new(),
             path: [0; MAX_PLY + 1],
             on_path: Box::new([0; FILTER_SLOTS]),
@@ -400,6 +415,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
     #[allow(clippy::too_many_arguments)]
     fn child_value(
         &mut self,
+        stack: &mut [Ply],
         child: &Position,
         same_side: bool,
         depth: i32,
@@ -409,12 +425,13 @@ impl<'a, E: Evaluator> Worker<'a, E> {
         pv_node: bool,
     ) -> i32 {
         if same_side {
-            self.search(child, depth, alpha, beta, ply, pv_node)
+            self.search(stack, child, depth, alpha, beta, ply, pv_node)
         } else {
-            -self.search(child, depth, -beta, -alpha, ply, pv_node)
+            -self.search(stack, child, depth, -beta, -alpha, ply, pv_node)
         }
     }
 
+    #[inline(always)]
     fn leaf(&mut self, pos: &Position, ply: usize) -> i32 {
         if no_move_cheap(pos) {
             return terminal_value(pos, ply);
@@ -425,9 +442,12 @@ impl<'a, E: Evaluator> Worker<'a, E> {
         self.eval.evaluate(pos).clamp(-EVAL_MAX, EVAL_MAX)
     }
 
-    /// Negamax with alpha-beta (fail-soft) at `ply` plies from the root.
+    /// Negamax with alpha-beta (fail-soft) at `ply` plies from the root;
+    /// `stack` holds the buffers of this ply and the deeper ones.
+    #[allow(clippy::too_many_arguments)]
     fn search(
         &mut self,
+        stack: &mut [Ply],
         pos: &Position,
         depth: i32,
         alpha: i32,
@@ -450,10 +470,13 @@ impl<'a, E: Evaluator> Worker<'a, E> {
         if depth <= 0 || ply >= MAX_PLY - 1 {
             return self.leaf(pos, ply);
         }
+        let Some((here, below)) = stack.split_first_mut() else {
+            return self.leaf(pos, ply);
+        };
         // The node is on the path of its descendants while they are searched.
         let slot = filter_slot(key);
         self.on_path[slot] += 1;
-        let v = self.inner(pos, key, depth, alpha, beta, ply, pv_node);
+        let v = self.inner(here, below, pos, key, depth, alpha, beta, ply, pv_node);
         self.on_path[slot] -= 1;
         v
     }
@@ -463,6 +486,8 @@ impl<'a, E: Evaluator> Worker<'a, E> {
     #[allow(clippy::too_many_arguments)]
     fn inner(
         &mut self,
+        here: &mut Ply,
+        below: &mut [Ply],
         pos: &Position,
         key: u64,
         depth: i32,
@@ -521,72 +546,56 @@ impl<'a, E: Evaluator> Worker<'a, E> {
         // Staged generation: at a null-window node the table move usually
         // refutes, so generate only up to it and try it first; the rest of
         // the generation is paid only when it does not cut off.
-        let mut table_child = std::mem::MaybeUninit::<Child>::uninit();
+        let mut found = std::mem::MaybeUninit::<Child>::uninit();
         let mut tried: Option<&Position> = None;
-        if tt_move != 0 && !pv_node {
-            let mut found = false;
-            pos.generate(LAP_BUDGET, |m, p, _| {
-                if p.hash() as u32 == tt_move {
-                    // SAFETY: `table_child` is a local, valid for the write
-                    // and apart from `m` and `p`.
-                    unsafe { write_child(table_child.as_mut_ptr(), m, p) };
-                    found = true;
-                    return false;
-                }
-                true
-            });
-            if found {
-                // SAFETY: written in full by the generator's call above.
-                let c = unsafe { table_child.assume_init_ref() };
-                let same = c.pos.side_to_move() == mover;
-                let v = self.child_value(&c.pos, same, depth - 1, alpha, beta, ply + 1, false);
-                if self.stopped {
-                    return 0;
-                }
-                best = v;
-                best_hash = tt_move;
-                if v >= beta {
-                    if opts.ordering && gain(pos, &c.pos) == 0 {
-                        self.reward_quiet(&c.mv, &[], depth, ply, mover);
-                    }
-                    if use_tt {
-                        self.sh
-                            .tt
-                            .store(key, depth as u8, Bound::Lower, to_tt(v, ply), tt_move);
-                    }
-                    return v;
-                }
-                alpha = alpha.max(v);
-                tried = Some(&c.pos);
+        if tt_move != 0 && !pv_node && table_child(pos, tt_move, &mut found) {
+            // SAFETY: written in full by `table_child`, which found it.
+            let c = unsafe { found.assume_init_ref() };
+            let same = c.pos.side_to_move() == mover;
+            let v = self.child_value(below, &c.pos, same, depth - 1, alpha, beta, ply + 1, false);
+            if self.stopped {
+                return 0;
             }
+            best = v;
+            best_hash = tt_move;
+            if v >= beta {
+                if opts.ordering && gain(pos, &c.pos) == 0 {
+                    self.reward_quiet(&c.mv, &[], depth, ply, mover);
+                }
+                if use_tt {
+                    self.sh
+                        .tt
+                        .store(key, depth as u8, Bound::Lower, to_tt(v, ply), tt_move);
+                }
+                return v;
+            }
+            alpha = alpha.max(v);
+            tried = Some(&c.pos);
         }
 
-        let mut kids = std::mem::take(&mut self.kids[ply]);
-        children(pos, &mut kids, &mut self.scratch);
+        let Ply { kids, order } = here;
+        children(pos, kids, &mut self.scratch);
         if kids.is_empty() {
-            self.kids[ply] = kids;
             return terminal_value(pos, ply);
         }
-        let mut order = std::mem::take(&mut self.order[ply]);
-        let mut gains = std::mem::take(&mut self.gains[ply]);
-        self.order_moves(pos, &kids, &mut order, &mut gains, tt_move, ply);
+        self.order_moves(pos, kids, order, tt_move, ply);
         if let Some(t) = tried {
             order.retain(|&k| !kids[key_index(k)].pos.same_state(t));
         }
 
         let first = usize::from(tried.is_some());
         for n in 0..order.len() {
-            next_in_order(&mut order, n);
+            next_in_order(order, n);
             let i = key_index(order[n]);
             let child = &kids[i].pos;
             let same = child.side_to_move() == mover;
             let d = depth - 1;
             let v = if n + first == 0 || !opts.pvs {
-                self.child_value(child, same, d, alpha, beta, ply + 1, pv_node)
+                self.child_value(below, child, same, d, alpha, beta, ply + 1, pv_node)
             } else {
-                let v = self.child_value(child, same, d, alpha, alpha + 1, ply + 1, false);
+                let v = self.child_value(below, child, same, d, alpha, alpha + 1, ply + 1, false);
                 if v > alpha && v < beta && !self.stopped {
-                    self.child_value(child, same, d, alpha, beta, ply + 1, true)
+                    self.child_value(below, child, same, d, alpha, beta, ply + 1, true)
                 } else {
                     v
                 }
@@ -606,13 +615,12 @@ impl<'a, E: Evaluator> Worker<'a, E> {
                         head[ply].extend_from_slice(&tail[0]);
                     }
                     if v >= beta {
-                        if opts.ordering && gains[i] == 0 {
+                        if opts.ordering && key_gain(order[n]) == 0 {
                             let mv = kids[i].mv;
                             let quiet_before = order[..n]
                                 .iter()
-                                .map(|&k| key_index(k))
-                                .filter(|&j| gains[j] == 0)
-                                .map(|j| slot(&kids[j].mv));
+                                .filter(|&&k| key_gain(k) == 0)
+                                .map(|&k| slot(&kids[key_index(k)].mv));
                             let before: smallvec::SmallVec<[usize; 32]> = quiet_before.collect();
                             self.reward_quiet(&mv, &before, depth, ply, mover);
                         }
@@ -635,9 +643,6 @@ impl<'a, E: Evaluator> Worker<'a, E> {
                 .tt
                 .store(key, depth as u8, bound, to_tt(best, ply), mv);
         }
-        self.kids[ply] = kids;
-        self.order[ply] = order;
-        self.gains[ply] = gains;
         if stopped {
             0
         } else {
@@ -648,24 +653,26 @@ impl<'a, E: Evaluator> Worker<'a, E> {
     /// Fill `order` with the children's ordering keys ([`order_key`]), in
     /// generation order; [`next_in_order`] brings them out best first, ties
     /// in generation order, so that the search is deterministic.
+    #[inline(always)]
     fn order_moves(
         &self,
         pos: &Position,
         kids: &[Child],
         order: &mut Vec<u64>,
-        gains: &mut Vec<u16>,
         tt_move: u32,
         ply: usize,
     ) {
         order.clear();
-        gains.clear();
         let side = pos.side_to_move().index();
         let on = self.sh.opts.ordering;
         let killers = &self.killers[ply];
         let gain = Gain::of(pos);
-        for (i, c) in kids.iter().enumerate() {
+        // Room for every key made once, then each written in its place: no
+        // capacity test a child.
+        order.reserve(kids.len());
+        let spare = &mut order.spare_capacity_mut()[..kids.len()];
+        for ((i, c), out) in kids.iter().enumerate().zip(spare) {
             let g = gain.to(&c.pos);
-            gains.push(g);
             let key = if tt_move != 0 && c.pos.hash() as u32 == tt_move {
                 KEY_TT
             } else if !on {
@@ -679,8 +686,10 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             } else {
                 self.history[side][slot(&c.mv)]
             };
-            order.push(order_key(key, i));
+            out.write(order_key(key, i, g));
         }
+        // SAFETY: the loop above wrote the first `kids.len()` keys.
+        unsafe { order.set_len(kids.len()) };
     }
 
     /// A quiet move caused a cutoff: make it a killer, raise its history and
@@ -718,16 +727,18 @@ impl<'a, E: Evaluator> Worker<'a, E> {
         let pvs = self.sh.opts.pvs;
         let d = depth as i32 - 1;
         let mut best = -INF;
+        let mut plies = std::mem::take(&mut self.plies);
+        let below = &mut plies[1..];
         for i in pv_idx..self.roots.len() {
             let child = self.roots[i].pos;
             let same = child.side_to_move() == side;
             self.seldepth = 0;
             let v = if i == pv_idx || !pvs {
-                self.child_value(&child, same, d, alpha, beta, 1, true)
+                self.child_value(below, &child, same, d, alpha, beta, 1, true)
             } else {
-                let v = self.child_value(&child, same, d, alpha, alpha + 1, 1, false);
+                let v = self.child_value(below, &child, same, d, alpha, alpha + 1, 1, false);
                 if v > alpha && v < beta && !self.stopped {
-                    self.child_value(&child, same, d, alpha, beta, 1, true)
+                    self.child_value(below, &child, same, d, alpha, beta, 1, true)
                 } else {
                     v
                 }
@@ -762,6 +773,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
                 }
             }
         }
+        self.plies = plies;
         self.on_path[root_slot] -= 1;
         best
     }
@@ -1033,24 +1045,30 @@ mod tests {
 
     proptest! {
         /// The children come out of `next_in_order` as a stable sort by key,
-        /// highest first, would give them: ties in generation order.
+        /// highest first, would give them: ties in generation order, whatever
+        /// the gains packed below the indices; each key gives back its
+        /// child's index and gain.
         #[test]
         fn order_is_a_stable_sort_by_key(
             keys in proptest::collection::vec(
-                prop_oneof![Just(KEY_TT), Just(KEY_KILLER), Just(0), -HIST_MAX..HIST_MAX,
-                            KEY_CAPTURE..KEY_CAPTURE + (1 << 26)],
+                (prop_oneof![Just(KEY_TT), Just(KEY_KILLER), Just(0), -HIST_MAX..HIST_MAX,
+                             KEY_CAPTURE..KEY_CAPTURE + (1 << 26)],
+                 prop_oneof![Just(0u16), Just(u16::MAX), any::<u16>()]),
                 0..40,
             ),
         ) {
             let mut order: Vec<u64> =
-                keys.iter().enumerate().map(|(i, &k)| order_key(k, i)).collect();
+                keys.iter().enumerate().map(|(i, &(k, g))| order_key(k, i, g)).collect();
             for n in 0..order.len() {
                 next_in_order(&mut order, n);
             }
             let got: Vec<usize> = order.iter().map(|&k| key_index(k)).collect();
             let mut want: Vec<usize> = (0..keys.len()).collect();
-            want.sort_by_key(|&i| std::cmp::Reverse(keys[i]));
+            want.sort_by_key(|&i| std::cmp::Reverse(keys[i].0));
             prop_assert_eq!(got, want);
+            for &k in &order {
+                prop_assert_eq!(key_gain(k), keys[key_index(k)].1);
+            }
         }
     }
 

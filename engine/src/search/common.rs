@@ -164,6 +164,76 @@ impl adjiboto::ChildOut for InList<'_> {
     }
 }
 
+/// Write to `out` the first child of `pos` in generation order whose
+/// hash's low 32 bits are `want` (a table move), with its move; false, and
+/// `out` not all written, where no child has them. The generation stops at
+/// that child. Adjiboto's generator builds its children in `out` itself
+/// (no child aside to copy out).
+#[inline(always)]
+pub fn table_child(pos: &Position, want: u32, out: &mut std::mem::MaybeUninit<Child>) -> bool {
+    let slot = out.as_mut_ptr();
+    if !pos.variant().is_choro() {
+        // SAFETY: `slot` is valid for writes of a `Child` and apart from
+        // `pos`; its position is written in full here, before `Seek` hands
+        // out a reference to it.
+        let mut seek = unsafe {
+            let child = std::ptr::addr_of_mut!((*slot).pos);
+            pos.write_to(child);
+            Seek {
+                slot,
+                want,
+                found: false,
+            }
+        };
+        adjiboto::generate_into(pos, &mut seek);
+        return seek.found;
+    }
+    let mut found = false;
+    pos.generate(LAP_BUDGET, |m, p, _| {
+        if p.hash() as u32 == want {
+            // SAFETY: `slot` is valid for the write and apart from `m`
+            // and `p`, which the generator holds.
+            unsafe { write_child(slot, m, p) };
+            found = true;
+            return false;
+        }
+        true
+    });
+    found
+}
+
+/// [`adjiboto::ChildOut`] for [`table_child`]: every move's child is built
+/// in the one slot, over the last one (the generator rewrites all a move
+/// changes), until one has the hash wanted; its move is then written.
+struct Seek {
+    slot: *mut Child,
+    want: u32,
+    found: bool,
+}
+
+impl adjiboto::ChildOut for Seek {
+    const FRESH: bool = false;
+    #[inline(always)]
+    fn slot(&mut self) -> &mut Position {
+        // SAFETY: the slot's position was written in full by `table_child`
+        // and nothing else refers to it while the generator runs.
+        unsafe { &mut *std::ptr::addr_of_mut!((*self.slot).pos) }
+    }
+
+    #[inline(always)]
+    fn made(&mut self, mv: &Move, _: MoveInfo) -> bool {
+        // SAFETY: as in `slot`; the move is written to its own field.
+        unsafe {
+            if (*self.slot).pos.hash() as u32 != self.want {
+                return true;
+            }
+            std::ptr::addr_of_mut!((*self.slot).mv).write(*mv);
+        }
+        self.found = true;
+        false
+    }
+}
+
 /// Add the child `p` reached by `m` unless an equal child (same state) is
 /// in `buf` already; `hashes` holds the hashes of `buf`'s children, and bit
 /// `h >> 58` of `seen` is set for each of their hashes `h`, so that the
@@ -315,6 +385,49 @@ mod tests {
                     break;
                 }
                 p = buf[rng.below(buf.len())].pos;
+            }
+        }
+        assert!(checked > 5_000, "{checked}");
+    }
+
+    #[test]
+    fn table_child_is_the_first_child_with_that_hash() {
+        // Every child's low hash asked for (and one no child has), against
+        // the first generated child with it, one slot reused throughout so
+        // that a field left from another parent or an earlier move shows.
+        let mut rng = crate::rng::Rng::new(0x7ab1e);
+        let mut slot = std::mem::MaybeUninit::<Child>::uninit();
+        let mut checked = 0;
+        let mut starts: Vec<Position> = (0..150)
+            .map(|_| Position::startpos(Variant::Adjiboto, 5).unwrap())
+            .collect();
+        starts.push(Position::startpos(Variant::Didinga, 8).unwrap());
+        starts.push(Position::startpos(Variant::Acholi, 8).unwrap());
+        for mut p in starts {
+            for _ in 0..60 {
+                let all = p.legal_moves();
+                if all.is_empty() {
+                    break;
+                }
+                let mut wants: Vec<u32> = all.iter().map(|(_, q)| q.hash() as u32).collect();
+                wants.push(
+                    (0..)
+                        .map(|k| 0x5eed + k)
+                        .find(|w| !wants.contains(w))
+                        .unwrap(),
+                );
+                for want in wants {
+                    let first = all.iter().find(|(_, q)| q.hash() as u32 == want);
+                    let found = table_child(&p, want, &mut slot);
+                    assert_eq!(found, first.is_some(), "{p} {want:#x}");
+                    if let Some((m, q)) = first {
+                        // SAFETY: `table_child` found it and wrote it in full.
+                        let c = unsafe { slot.assume_init_ref() };
+                        assert_eq!((c.mv, c.pos), (*m, *q), "{p}");
+                        checked += 1;
+                    }
+                }
+                p = all[rng.below(all.len())].1;
             }
         }
         assert!(checked > 5_000, "{checked}");

@@ -164,7 +164,7 @@ impl Table {
     }
 
     /// The entry stored for `key`, if any.
-    #[inline]
+    #[inline(always)]
     pub fn probe(&self, key: u64) -> Option<Entry> {
         let b = self.bucket(key);
         for s in &b.slots {
