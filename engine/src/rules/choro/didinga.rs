@@ -163,6 +163,28 @@ fn didinga_meta(pos: &Position) -> (u64, u64) {
     t[pos.width as usize][pos.side.index()][ph]
 }
 
+/// The most laps a turn runs on [`Env::fast`] before it is run again on
+/// [`Env::long`], with Brent's test and the budget's (a turn of the start
+/// position's perft 7 on 4x8 has 6.2 laps on average).
+const FAST_LAPS: u32 = 64;
+
+/// What a lap whose hand is `v` takes from a turn's allowance: one lap
+/// (bit 32) and `v` drops, so that one subtraction counts both and one
+/// sign test finds the end of the allowance (a `u8` index, no test).
+static TOLL: [i64; 256] = {
+    let mut t = [0i64; 256];
+    let mut v = 0;
+    while v < 256 {
+        t[v] = (1 << 32) + v as i64;
+        v += 1;
+    }
+    t
+};
+
+// The drops of a generator call's fast turns fit in 32 bits (at most 32
+// moves, each of at most `FAST_LAPS` laps of at most `MAX_HAND`).
+const _: () = assert!(32 * FAST_LAPS as u64 * MAX_HAND as u64 <= u32::MAX as u64);
+
 /// `FACING[w & 15][p]`: the opponent's holes facing loop position `p` of
 /// a board `w` wide (16 as 0), front then back, as `geometry::facing`.
 static FACING: [[[u8; 2]; 32]; 16] = {
@@ -198,6 +220,50 @@ static COLUMNS: [[u32; 32]; 16] = {
     t
 };
 
+/// A loop position of a lap-table entry, as a type whose values the
+/// compiler knows to be below 16 (`Hole16`) or 32 (`Hole32`): read from
+/// the table, it indexes the loop's bytes and the table's rows with
+/// neither a mask nor a bounds test (and as 32 bits, with no extension).
+macro_rules! hole_type {
+    ($name:ident, $($p:ident),*) => {
+        #[derive(Copy, Clone, Debug, PartialEq, Eq)]
+        #[repr(u32)]
+        enum $name {
+            $($p),*
+        }
+
+        impl $name {
+            const ALL: &'static [$name] = &[$($name::$p),*];
+
+            fn of(p: usize) -> $name {
+                Self::ALL[p]
+            }
+        }
+
+        impl From<$name> for usize {
+            #[inline(always)]
+            fn from(h: $name) -> usize {
+                h as usize
+            }
+        }
+    };
+}
+
+hole_type!(Hole16, P0, P1, P2, P3, P4, P5, P6, P7, P8, P9, P10, P11, P12, P13, P14, P15);
+hole_type!(
+    Hole32, P0, P1, P2, P3, P4, P5, P6, P7, P8, P9, P10, P11, P12, P13, P14, P15, P16, P17, P18,
+    P19, P20, P21, P22, P23, P24, P25, P26, P27, P28, P29, P30, P31
+);
+
+/// One entry of a lap table: what a relay lap from a lifted hole with a
+/// given hand does.
+trait Lap {
+    /// The hole of the last drop.
+    fn next(&self) -> usize;
+    /// The lifted hole (the lap's origin).
+    fn lifted(&self) -> usize;
+}
+
 /// The mover's loop during a turn, in loop order, one byte a hole
 /// ([`Ring16Flat`] for the 16 holes of an 8-wide board, [`RingWide`] for
 /// 18 to 32): a relay lap is word adds from a table by (lifted hole,
@@ -207,35 +273,66 @@ trait Flat: Copy + Eq {
     const LEN: usize;
     /// What relay laps do, by (lifted hole, hand), for one player's loop.
     type Laps: 'static;
+    type Lap: Lap + 'static;
     fn load(l: &Loop, len: u8) -> Self;
     /// Write the holes into `l`, whose holes past the loop are empty.
     fn store_into(&self, l: &mut Loop);
     fn get(&self, h: usize) -> u8;
     /// Put `n` more counters in hole `h`.
     fn add(&mut self, h: usize, n: u8);
-    /// Lift the `v` counters of hole `l` and sow them from the next hole;
-    /// returns the hole of the last drop and the board hash's change (as
-    /// [`relay_keys`]).
-    fn relay(&mut self, laps: &Self::Laps, l: usize, v: usize) -> (usize, u64);
+    /// The entry of the lap that lifts the `v` counters of hole `l`.
+    fn entry(laps: &Self::Laps, l: usize, v: u8) -> &Self::Lap;
+    /// Sow the lap of `e` (its lifted hole holding its hand); returns the
+    /// board hash's change (as [`relay_keys`]).
+    fn apply(&mut self, e: &Self::Lap) -> u64;
     /// Occupied holes and holes with two or more.
     fn masks(&self) -> (u32, u32);
     fn laps(side: usize, len: u8) -> &'static Self::Laps;
+
+    /// Lift the `v` counters of hole `l` and sow them from the next hole;
+    /// returns the hole of the last drop and the board hash's change.
+    #[inline(always)]
+    fn relay(&mut self, laps: &Self::Laps, l: usize, v: usize) -> (usize, u64) {
+        let e = Self::entry(laps, l, v as u8);
+        (e.next(), self.apply(e))
+    }
 }
 
-/// A relay lap of a 16-hole loop: the words added, the hash's change and
-/// the hole of the last drop, together so that one index finds them.
+/// A relay lap: the words added to the loop, the hash's change, the hole
+/// of the last drop and the lifted hole, together so that one index finds
+/// them (aligned so that the words are aligned loads). [`Lap16`] for the
+/// 16-hole loop (32 bytes), [`LapWide`] for 18 to 32 holes (48).
 #[derive(Copy, Clone)]
-struct Lap16 {
-    delta: [u64; 2],
+#[repr(C, align(16))]
+struct LapEntry<D, H> {
+    delta: D,
     key: u64,
-    last: u64,
+    next: H,
+    lifted: H,
+}
+
+type Lap16 = LapEntry<[u64; 2], Hole16>;
+type LapWide = LapEntry<[u64; 4], Hole32>;
+
+impl<D, H: Copy + Into<usize>> Lap for LapEntry<D, H> {
+    #[inline(always)]
+    fn next(&self) -> usize {
+        self.next.into()
+    }
+    #[inline(always)]
+    fn lifted(&self) -> usize {
+        self.lifted.into()
+    }
 }
 
 impl Flat for Ring16Flat {
     const LEN: usize = 16;
-    /// By lifted hole and hand, `l << 7 | v` (128 columns: an 8-wide
-    /// board holds 64 counters).
-    type Laps = [Lap16; 2048];
+    /// By lifted hole and hand, `l << 8 | v` (a column for every `u8`, so
+    /// that a count read from the loop indexes it without a test; an
+    /// 8-wide board holds 64 counters, and the columns past 64 are never
+    /// read).
+    type Laps = [Lap16; 4096];
+    type Lap = Lap16;
     #[inline(always)]
     fn load(l: &Loop, _len: u8) -> Self {
         Ring16Flat::load(l)
@@ -253,10 +350,13 @@ impl Flat for Ring16Flat {
         Ring16Flat::add(self, h, n)
     }
     #[inline(always)]
-    fn relay(&mut self, laps: &Self::Laps, l: usize, v: usize) -> (usize, u64) {
-        let e = &laps[(l << 7 | v) & 2047];
+    fn entry(laps: &Self::Laps, l: usize, v: u8) -> &Lap16 {
+        &laps[(l & 15) << 8 | v as usize]
+    }
+    #[inline(always)]
+    fn apply(&mut self, e: &Lap16) -> u64 {
         self.add_words(&e.delta);
-        (e.last as usize, e.key)
+        e.key
     }
     #[inline(always)]
     fn masks(&self) -> (u32, u32) {
@@ -264,24 +364,28 @@ impl Flat for Ring16Flat {
     }
     /// Built once from `relay_keys`, without the heap.
     fn laps(side: usize, _len: u8) -> &'static Self::Laps {
-        type Table = [[Lap16; 2048]; 2];
+        type Table = [[Lap16; 4096]; 2];
         static TABLE: OnceLock<Table> = OnceLock::new();
         let t = TABLE.get_or_init(|| {
             let blank = Lap16 {
                 delta: [0; 2],
                 key: 0,
-                last: 0,
+                next: Hole16::P0,
+                lifted: Hole16::P0,
             };
-            let mut t: Table = [[blank; 2048]; 2];
+            let mut t: Table = [[blank; 4096]; 2];
             for (s, side) in t.iter_mut().enumerate() {
                 let keys = relay_keys(s, 16);
                 for (i, e) in side.iter_mut().enumerate() {
-                    let (l, v) = (i >> 7, i & 127);
-                    *e = Lap16 {
-                        delta: Ring16Flat::relay_delta(l, v),
-                        key: keys[l][v],
-                        last: ((l + v) % 16) as u64,
-                    };
+                    let (l, v) = (i >> 8, i & 255);
+                    if v <= 64 {
+                        *e = Lap16 {
+                            delta: Ring16Flat::relay_delta(l, v),
+                            key: keys[l][v],
+                            next: Hole16::of((l + v) % 16),
+                            lifted: Hole16::of(l),
+                        };
+                    }
                 }
             }
             t
@@ -290,21 +394,20 @@ impl Flat for Ring16Flat {
     }
 }
 
-/// A relay lap of a loop of 18 to 32 holes, as [`Lap16`].
-#[derive(Copy, Clone)]
-struct LapWide {
-    delta: [u64; 4],
-    key: u64,
-    last: u64,
-}
-
 /// Columns of the wide lap tables: hands 0 to [`MAX_HAND`].
 const WIDE_COLS: usize = MAX_HAND + 1;
+
+/// Entries of a wide lap table: a row of [`WIDE_COLS`] for each of 32
+/// lifted holes, and past the last row room for any `u8` hand, so that a
+/// count read from the loop indexes it without a test (those entries are
+/// never read: a hand is at most [`MAX_HAND`]).
+const WIDE_LAPS: usize = 31 * WIDE_COLS + 256;
 
 impl Flat for RingWide {
     const LEN: usize = 0;
     /// By lifted hole and hand, `l * WIDE_COLS + v`.
-    type Laps = [LapWide; 32 * WIDE_COLS];
+    type Laps = [LapWide; WIDE_LAPS];
+    type Lap = LapWide;
     #[inline(always)]
     fn load(l: &Loop, _len: u8) -> Self {
         RingWide::load(l)
@@ -322,10 +425,13 @@ impl Flat for RingWide {
         RingWide::add(self, h, n)
     }
     #[inline(always)]
-    fn relay(&mut self, laps: &Self::Laps, l: usize, v: usize) -> (usize, u64) {
-        let e = &laps[(l & 31) * WIDE_COLS + v];
+    fn entry(laps: &Self::Laps, l: usize, v: u8) -> &LapWide {
+        &laps[(l & 31) * WIDE_COLS + v as usize]
+    }
+    #[inline(always)]
+    fn apply(&mut self, e: &LapWide) -> u64 {
         self.add_words(&e.delta);
-        (e.last as usize, e.key)
+        e.key
     }
     #[inline(always)]
     fn masks(&self) -> (u32, u32) {
@@ -334,22 +440,24 @@ impl Flat for RingWide {
     /// Built once per loop length and side, from `relay_keys`, without the
     /// heap.
     fn laps(side: usize, len: u8) -> &'static Self::Laps {
-        static TABLES: [[OnceLock<[LapWide; 32 * WIDE_COLS]>; 8]; 2] =
+        static TABLES: [[OnceLock<[LapWide; WIDE_LAPS]>; 8]; 2] =
             [const { [const { OnceLock::new() }; 8] }; 2];
         TABLES[side][(len as usize - 18) / 2].get_or_init(|| {
             let blank = LapWide {
                 delta: [0; 4],
                 key: 0,
-                last: 0,
+                next: Hole32::P0,
+                lifted: Hole32::P0,
             };
-            let mut t = [blank; 32 * WIDE_COLS];
+            let mut t = [blank; WIDE_LAPS];
             let keys = relay_keys(side, len);
-            for (l, row) in t.chunks_exact_mut(WIDE_COLS).enumerate().take(len as usize) {
-                for (v, e) in row.iter_mut().enumerate() {
+            for (l, row) in t.chunks_mut(WIDE_COLS).enumerate().take(len as usize) {
+                for (v, e) in row.iter_mut().enumerate().take(WIDE_COLS) {
                     *e = LapWide {
                         delta: RingWide::relay_delta(len, l as u8, v as u8),
                         key: keys[l][v],
-                        last: ((l + v) % len as usize) as u64,
+                        next: Hole32::of((l + v) % len as usize),
+                        lifted: Hole32::of(l),
                     };
                 }
             }
@@ -535,6 +643,246 @@ impl<R: Flat> Env<R> {
     fn at_checkpoint<const OPEN: bool>(&self, h: usize, saved: u32, laps: u32) -> bool {
         self.replay::<OPEN>(h, saved).state() == self.replay::<OPEN>(h, laps).state()
     }
+
+    /// The turn that lifts hole `h`, after its first lap (a relay from
+    /// `h`, never a capture), with `allowance` less that lap's toll left.
+    #[inline(always)]
+    fn begin<const OPEN: bool>(&self, h: usize, allowance: i64) -> Run<R> {
+        let mut mine = self.mine;
+        let v = mine.get(h);
+        let e = R::entry(self.laps, h, v);
+        let hash = self.hash.wrapping_add(mine.apply(e));
+        let front = OPEN && self.reaches_front(self.wrap(h + 1), v as usize);
+        Run {
+            mine,
+            hash,
+            opp_occ: self.opp_occ,
+            set: if OPEN && !front {
+                self.caps.0 | self.caps.1
+            } else {
+                self.caps.0
+            },
+            back: if OPEN && !front { self.caps.1 } else { 0 },
+            e,
+            left: allowance - TOLL[v as usize],
+        }
+    }
+
+    /// Laps of `r` until the turn ends ([`Stop::End`]) or the allowance
+    /// in `r.left` is spent ([`Stop::Out`] with the hand of the lap that
+    /// would overspend it, not sown), and when `BRENT`, until a lap leaves
+    /// the hash `saved_hash` ([`Stop::Hash`]). What is left of the
+    /// allowance stays in `r.left`, less at an `Out` the toll of the hand
+    /// not sown.
+    #[inline(always)]
+    fn laps<const OPEN: bool, const BRENT: bool>(&self, r: &mut Run<R>, saved_hash: u64) -> Stop {
+        // On locals, not on `r` (whose loop's bytes stay in memory, read
+        // by a variable index): written back where the laps stop.
+        let Run {
+            mut mine,
+            mut hash,
+            mut opp_occ,
+            mut set,
+            mut back,
+            mut e,
+            mut left,
+        } = *r;
+        let stop = 'laps: loop {
+            // Relays, the inner loop, until a lap ends on a capturing hole.
+            let (last, u) = loop {
+                let last = e.next();
+                let u = mine.get(last);
+                // The end test on its own: a test of the toll's sign
+                // alone (a count of 1 taking more than any allowance)
+                // would be two instructions fewer a lap, but its branch
+                // waits for one more load, and the perft ran 7% slower.
+                if u == 1 {
+                    break 'laps Stop::End;
+                }
+                left -= TOLL[u as usize];
+                if left < 0 {
+                    break 'laps Stop::Out(u);
+                }
+                if set >> last & 1 != 0 {
+                    break (last, u);
+                }
+                e = R::entry(self.laps, last, u);
+                hash = hash.wrapping_add(mine.apply(e));
+                if OPEN && back != 0 && self.reaches_front(self.wrap(last + 1), u as usize) {
+                    set &= !back;
+                    back = 0;
+                }
+                if BRENT && hash == saved_hash {
+                    break 'laps Stop::Hash;
+                }
+            };
+            let [of, ob] = FACING[self.w as usize & 15][last & 31];
+            let (of, ob) = (of as usize, ob as usize);
+            // Both are occupied, so they still hold what they held at the
+            // start of the turn.
+            let fr = self.theirs[of & 31];
+            let bk = self.theirs[ob & 31];
+            opp_occ &= !(1 << of | 1 << ob);
+            // Both holes of this column are empty now: neither of the
+            // mover's holes facing them captures any more.
+            let column = COLUMNS[self.w as usize & 15][last & 31];
+            set &= column;
+            back &= column;
+            let hand = fr + bk;
+            // The same one lap, other drops: the allowance, which holds
+            // more drops than a turn can sow, still covers it.
+            left -= hand as i64 - u as i64;
+            debug_assert!(left >= 0);
+            // The increment is sown from the hole after the origin, which
+            // is kept: a relay from the origin holding the increment too.
+            // The origin is the hole the last relay lifted: the lifted hole
+            // of the lap before.
+            let o = e.lifted();
+            mine.add(o, hand);
+            e = R::entry(self.laps, o, hand);
+            hash = hash
+                .wrapping_sub((fr as u64).wrapping_mul(self.keys_opp[of & 31]))
+                .wrapping_sub((bk as u64).wrapping_mul(self.keys_opp[ob & 31]))
+                .wrapping_add(mine.apply(e))
+                .wrapping_add((hand as u64).wrapping_mul(self.keys_mine[o & 31]));
+            if OPEN && back != 0 && self.reaches_front(self.wrap(o + 1), hand as usize) {
+                set &= !back;
+                back = 0;
+            }
+            if BRENT && hash == saved_hash {
+                break Stop::Hash;
+            }
+        };
+        *r = Run {
+            mine,
+            hash,
+            opp_occ,
+            set,
+            back,
+            e,
+            left,
+        };
+        stop
+    }
+
+    /// [`laps`](Self::laps) with Brent's hash test, a function of its own
+    /// so that its loop has the registers to itself.
+    #[inline(never)]
+    fn brent_laps<const OPEN: bool>(&self, r: &mut Run<R>, saved_hash: u64) -> Stop {
+        self.laps::<OPEN, true>(r, saved_hash)
+    }
+
+    /// The turn from hole `h` with neither Brent's cycle test nor the lap
+    /// budget's, for at most the laps of `allowance` (see [`TOLL`]): a
+    /// turn that ends has never repeated a state (from a repeated state it
+    /// would run round for ever), so where it ends within the budget
+    /// neither test would have cut it, and it ends as in [`long`](Self::long).
+    /// Returns the turn at its end with its laps (bits 32 and up) and drops
+    /// (bits 0 to 31); `None` where it runs past the allowance, for
+    /// [`long`](Self::long) to run it again from its start.
+    #[inline(always)]
+    fn fast<const OPEN: bool>(&self, h: usize, allowance: i64) -> Option<(Run<R>, u64)> {
+        let mut r = self.begin::<OPEN>(h, allowance);
+        match self.laps::<OPEN, false>(&mut r, 0) {
+            Stop::End => {
+                let spent = (allowance - r.left) as u64;
+                Some((r, spent))
+            }
+            _ => None,
+        }
+    }
+
+    /// The turn from hole `h` with Brent's cycle test and the lap budget
+    /// (`cut_at`: the lap at which a path is cut), as the general generator
+    /// runs it, for the turns that [`fast`](Self::fast) leaves. Returns the
+    /// turn at its end, its laps and drops, and whether it was cut: as
+    /// a cycle (`Some(true)`) or by the budget (`Some(false)`).
+    ///
+    /// Brent's checkpoints are at laps 1, 2, 4, 8, ...; `saved` is the lap
+    /// of the last one and `saved_hash` its hash. Only the hash is kept:
+    /// when a lap's hash equals it, the turn is run again from its start for
+    /// the whole states. `event` is the next lap at which to save one or to
+    /// cut the path at the budget; the allowance of each stretch of laps
+    /// runs to it (or `1 << 24` laps, so that its drops fit in 32 bits).
+    /// The first lap lifts `h` (never a capture, no checkpoint before it)
+    /// and its checkpoint is taken at once.
+    #[cold]
+    #[inline(never)]
+    fn long<const OPEN: bool>(&self, h: usize, cut_at: u32) -> (Run<R>, u32, u64, Option<bool>) {
+        // An allowance of the first lap's lap alone leaves minus its drops.
+        let mut r = self.begin::<OPEN>(h, 1 << 32);
+        let mut drops = r.left.unsigned_abs();
+        let mut laps = 1u32;
+        if cut_at == 1 {
+            return (r, laps, drops, Some(false));
+        }
+        let mut saved = 1u32;
+        let mut saved_hash = r.hash;
+        let mut event = 2u32.min(cut_at);
+        loop {
+            let stretch = ((event - laps).min(1 << 24) as i64) << 32 | 0xffff_ffff;
+            r.left = stretch;
+            let stop = loop {
+                match self.brent_laps::<OPEN>(&mut r, saved_hash) {
+                    Stop::Hash => {
+                        let at = laps + ((stretch - r.left) >> 32) as u32;
+                        if self.at_checkpoint::<OPEN>(h, saved, at) {
+                            break Stop::Hash;
+                        }
+                    }
+                    stop => break stop,
+                }
+            };
+            let unspent = match stop {
+                Stop::End => 0,
+                Stop::Out(u) => TOLL[u as usize],
+                Stop::Hash => 0,
+            };
+            let spent = (stretch - r.left - unspent) as u64;
+            laps += (spent >> 32) as u32;
+            drops += spent & 0xffff_ffff;
+            match stop {
+                Stop::Hash => return (r, laps, drops, Some(true)),
+                Stop::End => return (r, laps, drops, (laps == cut_at).then_some(false)),
+                Stop::Out(_) if laps == event => {
+                    if event == cut_at {
+                        return (r, laps, drops, Some(false));
+                    }
+                    saved = event;
+                    saved_hash = r.hash;
+                    event = (2 * event as u64).min(cut_at as u64) as u32;
+                }
+                Stop::Out(_) => {}
+            }
+        }
+    }
+}
+
+/// A turn in progress on [`Env::fast`] or [`Env::long`]: the fields of
+/// [`Turn`] but the last hole and the origin, which are the last lap's
+/// entry's (the hole of its last drop, its lifted hole), and with the
+/// capturing holes as they apply now.
+#[derive(Copy, Clone)]
+struct Run<R: Flat> {
+    mine: R,
+    hash: u64,
+    opp_occ: u32,
+    /// The mover's capturing holes now: in the opening, before he reaches
+    /// his front row, both rows' (as `capture_sets`), then the front row's.
+    set: u32,
+    /// In the opening, before the front row is reached, the back row's
+    /// capturing holes (to be taken out of `set` when it is); otherwise 0.
+    back: u32,
+    e: &'static R::Lap,
+    /// What is left of the allowance (see [`TOLL`]).
+    left: i64,
+}
+
+/// Why [`Env::laps`] stopped.
+enum Stop {
+    End,
+    Out(u8),
+    Hash,
 }
 
 /// The generator proper, for loops of type `R`, in the opening (`OPEN`:
@@ -585,87 +933,73 @@ where
     let full = geometry::loop_mask(len) as u64;
     let s = starts as u64;
     let mut rot = ((s >> shift) | (s << (len - shift))) & full;
+    let rot_all = rot;
     let cut_at = budget.saturating_add(1);
 
+    // A turn runs on `Env::fast` for at most `FAST_LAPS` laps (and fewer
+    // than the budget's), and again on `Env::long` if it runs longer.
+    let allowance = ((FAST_LAPS.min(cut_at - 1) as i64) << 32) | 0xffff_ffff;
+
     let mut stats = GenStats::default();
+    // The laps (bits 32 and up) and drops of the turns `fast` ran.
+    let mut spent_all = 0u64;
     while rot != 0 {
         let i = rot.trailing_zeros() as u8;
         rot &= rot - 1;
-        let h = env.wrap((i + shift) as usize);
+        let h = if R::LEN == 16 {
+            (i + shift) as usize & 15
+        } else {
+            env.wrap((i + shift) as usize)
+        };
         let mut path = Move::empty(w == 8);
         // Driberg number: a (1) is loop position W-2.
         path.push(Token::Lift(i + 1));
 
-        let mut t = env.start(h);
-        let mut stop = false;
-
-        // Brent: checkpoints are at laps 1, 2, 4, 8, ...; `saved` is the lap
-        // of the last one and `saved_hash` its hash. Only the hash is kept:
-        // when a lap's hash equals it, the turn is run again from its start
-        // for the whole states. `event` is the next lap count at which to
-        // save one or to cut the path at the budget, and `left` the laps
-        // until then. The first lap lifts `h` (never a capture, no
-        // checkpoint before it) and its checkpoint is taken at once.
-        let mut drops = env.lap::<OPEN>(&mut t, false);
-        let laps = 'turn: {
-            if cut_at == 1 {
-                stats.cut_budget += 1;
-                break 'turn 1;
-            }
-            let mut saved = 1u32;
-            let mut saved_hash = t.hash;
-            let mut event = 2u32.min(cut_at);
-            let mut left = event - 1;
-            t.v = t.mine.get(t.last) as usize;
-            while t.v != 1 {
-                let capture = env.captures::<OPEN>(&t);
-                drops += env.lap::<OPEN>(&mut t, capture);
-                if t.hash == saved_hash && env.at_checkpoint::<OPEN>(h, saved, event - left + 1) {
-                    stats.cut_cycle += 1;
-                    break 'turn event - left + 1;
-                }
-                left -= 1;
-                if left == 0 {
-                    if event == cut_at {
-                        stats.cut_budget += 1;
-                        break 'turn event;
-                    }
-                    saved = event;
-                    saved_hash = t.hash;
-                    event = (2 * event as u64).min(cut_at as u64) as u32;
-                    left = event - saved;
-                }
-                t.v = t.mine.get(t.last) as usize;
-            }
-            let laps = event - left;
-            t.mine.store_into(&mut child.loops[me]);
-            if t.opp_occ != written {
-                written = t.opp_occ;
-                child.loops[opp] = theirs.keep(written);
-                // Captures only empty holes of the opponent.
-                child.occupied[opp] = written;
-                child.movable[opp] = pos.movable[opp] & written;
-            }
-            (child.occupied[me], child.movable[me]) = t.mine.masks();
-            child.hash = t.hash.wrapping_add(meta);
-            stats.moves += 1;
-            stop = !sink(
-                &path,
-                &child,
-                MoveInfo {
-                    laps,
-                    drops: drops as u32,
-                },
-            );
-            laps
+        let fast = if cut_at > 1 {
+            env.fast::<OPEN>(h, allowance)
+        } else {
+            None
         };
-        // Cut paths count their laps too.
-        stats.laps += laps as u64;
-        stats.drops += drops as u64;
-        if stop {
+        let (r, laps, drops) = match fast {
+            Some((r, spent)) => {
+                spent_all += spent;
+                (r, (spent >> 32) as u32, spent as u32)
+            }
+            None => {
+                let (r, laps, drops, cut) = env.long::<OPEN>(h, cut_at);
+                // Cut paths count their laps too.
+                stats.laps += laps as u64;
+                stats.drops += drops;
+                match cut {
+                    Some(true) => stats.cut_cycle += 1,
+                    Some(false) => stats.cut_budget += 1,
+                    None => {}
+                }
+                if cut.is_some() {
+                    continue;
+                }
+                (r, laps, drops as u32)
+            }
+        };
+        r.mine.store_into(&mut child.loops[me]);
+        if r.opp_occ != written {
+            written = r.opp_occ;
+            child.loops[opp] = theirs.keep(written);
+            // Captures only empty holes of the opponent.
+            child.occupied[opp] = written;
+            child.movable[opp] = pos.movable[opp] & written;
+        }
+        (child.occupied[me], child.movable[me]) = r.mine.masks();
+        child.hash = r.hash.wrapping_add(meta);
+        if !sink(&path, &child, MoveInfo { laps, drops }) {
             break;
         }
     }
+    // Every start taken was a move but the paths cut.
+    stats.moves =
+        (rot_all.count_ones() - rot.count_ones()) as u64 - stats.cut_cycle - stats.cut_budget;
+    stats.laps += spent_all >> 32;
+    stats.drops += spent_all & 0xffff_ffff;
     stats
 }
 
