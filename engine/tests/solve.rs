@@ -472,6 +472,42 @@ fn a_bounded_blind_solve_bounds_every_cell() {
     assert_eq!((b.value_lo, b.value_hi), (-1.0, 1.0));
 }
 
+/// A stop, or a time limit already spent, ends a blind solve before its next
+/// cell, even one not yet searched (RELIABILITY.md finding 21: `solve` at a
+/// 4x15 blind start went on through all 225 cells' first round after
+/// `stop`).
+#[test]
+fn a_stopped_blind_solve_searches_no_further_cell() {
+    let start = Position::start(Variant::Didinga, 15, choro_engine::Opening::Simultaneous).unwrap();
+    let run = |limits: SolveLimits, stopped: bool| {
+        solver()
+            .solve_blind(
+                &start,
+                &limits,
+                &AtomicBool::new(stopped),
+                Duration::from_secs(3600),
+                &mut |_| {},
+            )
+            .unwrap()
+    };
+    let stopped = run(SolveLimits::default(), true);
+    let timed = run(
+        SolveLimits {
+            time: Some(Duration::ZERO),
+            ..SolveLimits::default()
+        },
+        false,
+    );
+    for b in [&stopped, &timed] {
+        assert_eq!((b.a_starts.len(), b.b_starts.len()), (15, 15));
+        assert_eq!(b.nodes, 0);
+        for c in b.cells.iter().flatten() {
+            assert_eq!((c.value, c.nowin_within, c.noloss_within), (None, 0, 0));
+        }
+        assert_eq!((b.value_lo, b.value_hi), (-1.0, 1.0));
+    }
+}
+
 /// One Lango cell re-proved from scratch agrees with the book.
 #[test]
 fn a_lango_cell_reproved_from_scratch() {

@@ -971,7 +971,8 @@ impl Solver {
     /// Solve a blind position (`s2`, `s1`): every cell of the matrix of
     /// starts, then the matrix game of their values for A (+1, 0, -1).
     /// Limits apply to the whole; cells left unsolved keep the bounds they
-    /// reached, and the game's value is then given as a range.
+    /// reached (the whole range for a cell that a stop or the time limit
+    /// left unsearched), and the game's value is then given as a range.
     pub fn solve_blind(
         &self,
         pos: &Position,
@@ -1018,10 +1019,14 @@ impl Solver {
                     }) {
                         continue;
                     }
+                    // A stop or the time limit ends the solve at once: a
+                    // cell not yet searched keeps the whole range. The node
+                    // limit first gives every cell its first round, so that
+                    // what a node-bounded solve finds does not depend on
+                    // the order of the cells alone.
                     let out_of_time = limits.time.is_some_and(|t| start.elapsed() >= t);
                     let out_of_nodes = limits.nodes.is_some_and(|l| nodes >= l);
-                    if cells[i][j].is_some() && (stop.load(Relaxed) || out_of_time || out_of_nodes)
-                    {
+                    if stop.load(Relaxed) || out_of_time || cells[i][j].is_some() && out_of_nodes {
                         break 'deepen;
                     }
                     // A round is a depth for the alpha-beta search; for the
