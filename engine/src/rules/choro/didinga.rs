@@ -36,6 +36,10 @@ pub(crate) fn generate<F>(pos: &Position, budget: u32, sink: F) -> GenStats
 where
     F: FnMut(&Move, &Position, MoveInfo) -> bool,
 {
+    // The 8-wide lap table has entries for hands up to 64 only: the board
+    // holds at most 8W counters (RULES.md), and sowing neither makes nor
+    // loses one.
+    debug_assert!(pos.width != 8 || pos.loops[0].total() + pos.loops[1].total() <= 64);
     match (pos.width == 8, pos.phase.is_opening()) {
         (true, false) => run::<Ring16Flat, false, F>(pos, budget, sink),
         (true, true) => run::<Ring16Flat, true, F>(pos, budget, sink),
