@@ -36,7 +36,7 @@ use search::{Shared, Worker};
 use std::fmt;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 use store::Saved;
 use table::{FactTable, Facts, MAX_PLIES, NONE};
@@ -729,14 +729,16 @@ impl Solver {
                     let sh2 = sh2.watching(stop, limits.time.map(|t| start + t));
                     Worker::new(&sh2, 0).best_line(pos, v, d)
                 } else {
+                    let done = Done::default();
                     std::thread::scope(|s| {
                         let h = std::thread::Builder::new()
                             .stack_size(STACK)
-                            .spawn_scoped(s, || Worker::new(&sh2, 0).best_line(pos, v, d))
+                            .spawn_scoped(s, || {
+                                let _ended = done.guard();
+                                Worker::new(&sh2, 0).best_line(pos, v, d)
+                            })
                             .map_err(|e| format!("cannot start a solver thread: {e}"))?;
-                        let handles = [h];
-                        watch(&handles, limits, start, stop, &again, None, &mut || {});
-                        let [h] = handles;
+                        watch(&done, 1, limits, start, stop, &again, None, &mut || {});
                         h.join().map_err(|_| "a solver thread panicked".to_string())
                     })?
                 }
@@ -787,24 +789,35 @@ impl Solver {
                 finished: sh.finished(),
             });
         }
+        let done = Done::default();
         std::thread::scope(|s| -> Result<(), String> {
-            let mut handles = Vec::new();
             for id in 0..self.threads {
-                let sh = &sh;
-                let h = std::thread::Builder::new()
+                let (sh, done) = (&sh, &done);
+                std::thread::Builder::new()
                     .stack_size(STACK)
-                    .spawn_scoped(s, move || Worker::new(sh, id as u64).iterate(pos, from, to))
+                    .spawn_scoped(s, move || {
+                        let _ended = done.guard();
+                        Worker::new(sh, id as u64).iterate(pos, from, to)
+                    })
                     .map_err(|e| format!("cannot start a solver thread: {e}"))?;
-                handles.push(h);
             }
             let pace = Some((&self.reported, run.every));
-            watch(&handles, limits, start, stop, &halt, pace, &mut || {
-                let bounds = sh.finished().map_or(from - 1, |(d, _, _)| d);
-                let nodes = run.nodes_before + earlier + sh.nodes.load(Relaxed);
-                let proven = sh.proven.load(Relaxed);
-                let p = self.progress(nodes, proven, start, bounds + 1, bounds, run.cell);
-                (run.progress)(&p);
-            });
+            watch(
+                &done,
+                self.threads,
+                limits,
+                start,
+                stop,
+                &halt,
+                pace,
+                &mut || {
+                    let bounds = sh.finished().map_or(from - 1, |(d, _, _)| d);
+                    let nodes = run.nodes_before + earlier + sh.nodes.load(Relaxed);
+                    let proven = sh.proven.load(Relaxed);
+                    let p = self.progress(nodes, proven, start, bounds + 1, bounds, run.cell);
+                    (run.progress)(&p);
+                },
+            );
             Ok(())
         })?;
         Ok(Deepened {
@@ -848,24 +861,27 @@ impl Solver {
             !o.iter().any(|x| matches!(x, pns::Outcome::Proven(_)))
                 && o.contains(&pns::Outcome::Unknown)
         };
+        let done = Done::default();
         std::thread::scope(|s| -> Result<(), String> {
-            let mut handles = Vec::new();
-            if self.threads >= 2 {
+            let threads = if self.threads >= 2 { 2 } else { 1 };
+            if threads == 2 {
                 for who in [me, me.other()] {
-                    let attack = &attack;
-                    let h = std::thread::Builder::new()
+                    let (attack, done) = (&attack, &done);
+                    std::thread::Builder::new()
                         .stack_size(STACK)
                         .spawn_scoped(s, move || {
+                            let _ended = done.guard();
                             attack(who, node_limit / 2);
                         })
                         .map_err(|e| format!("cannot start a solver thread: {e}"))?;
-                    handles.push(h);
                 }
             } else {
                 let (attack, nodes, halt, outcomes) = (&attack, &nodes, &halt, &outcomes);
-                let h = std::thread::Builder::new()
+                let done = &done;
+                std::thread::Builder::new()
                     .stack_size(STACK)
                     .spawn_scoped(s, move || {
+                        let _ended = done.guard();
                         let mut budget = PNS_ROUND;
                         while open(&lock(outcomes)) && !halt.load(Relaxed) {
                             for who in [me, me.other()] {
@@ -881,19 +897,27 @@ impl Solver {
                         }
                     })
                     .map_err(|e| format!("cannot start a solver thread: {e}"))?;
-                handles.push(h);
             }
             let pace = Some((&self.reported, run.every));
-            watch(&handles, limits, start, stop, &halt, pace, &mut || {
-                let running: u64 = self
-                    .live
-                    .iter()
-                    .zip(&base)
-                    .map(|(l, b)| l.nodes.load(Relaxed).saturating_sub(*b))
-                    .sum();
-                let p = self.progress(run.nodes_before + running, 0, start, 0, 0, run.cell);
-                (run.progress)(&p);
-            });
+            watch(
+                &done,
+                threads,
+                limits,
+                start,
+                stop,
+                &halt,
+                pace,
+                &mut || {
+                    let running: u64 = self
+                        .live
+                        .iter()
+                        .zip(&base)
+                        .map(|(l, b)| l.nodes.load(Relaxed).saturating_sub(*b))
+                        .sum();
+                    let p = self.progress(run.nodes_before + running, 0, start, 0, 0, run.cell);
+                    (run.progress)(&p);
+                },
+            );
             Ok(())
         })?;
         // Everything settled goes to the table of facts, from the side to
@@ -1087,12 +1111,43 @@ impl Solver {
     }
 }
 
-/// Wait for the solver threads `handles`, setting `halt` at a stop or when
-/// the time limit is up, and calling `tick` whenever `pace`'s interval has
-/// passed since the time it holds (the last report of the whole run, which
-/// this call's ticks move on).
-fn watch<T>(
-    handles: &[std::thread::ScopedJoinHandle<'_, T>],
+/// How many of a solve's threads have ended: each thread holds a
+/// [`Ended`] guard that counts it when dropped (a panic included), and
+/// [`watch`] wakes at once when the last one ends, not at its next poll.
+#[derive(Default)]
+struct Done {
+    ended: Mutex<usize>,
+    woken: Condvar,
+}
+
+impl Done {
+    /// The guard a solver thread holds for as long as it runs.
+    fn guard(&self) -> Ended<'_> {
+        Ended(self)
+    }
+}
+
+/// Counts its thread as ended when dropped.
+struct Ended<'a>(&'a Done);
+
+impl Drop for Ended<'_> {
+    fn drop(&mut self) {
+        *lock(&self.0.ended) += 1;
+        self.0.woken.notify_all();
+    }
+}
+
+/// Wait until `threads` solver threads have ended (by `done`), setting
+/// `halt` at a stop or when the time limit is up, and calling `tick`
+/// whenever `pace`'s interval has passed since the time it holds (the last
+/// report of the whole run, which this call's ticks move on). The stop, the
+/// clock and the reports are looked at every `poll_every(limits)`; the
+/// threads' end wakes it at once, so a solve of a few nodes (a blind cell)
+/// does not wait out a poll.
+#[allow(clippy::too_many_arguments)]
+fn watch(
+    done: &Done,
+    threads: usize,
     limits: &SolveLimits,
     start: Instant,
     stop: &AtomicBool,
@@ -1100,8 +1155,49 @@ fn watch<T>(
     pace: Option<(&Mutex<Instant>, Duration)>,
     tick: &mut dyn FnMut(),
 ) {
-    while !handles.iter().all(|h| h.is_finished()) {
-        std::thread::sleep(poll_every(limits));
+    watch_every(
+        done,
+        threads,
+        poll_every(limits),
+        limits,
+        start,
+        stop,
+        halt,
+        pace,
+        tick,
+    );
+}
+
+/// [`watch`], looking at the stop and the clock every `every`.
+#[allow(clippy::too_many_arguments)]
+fn watch_every(
+    done: &Done,
+    threads: usize,
+    every: Duration,
+    limits: &SolveLimits,
+    start: Instant,
+    stop: &AtomicBool,
+    halt: &AtomicBool,
+    pace: Option<(&Mutex<Instant>, Duration)>,
+    tick: &mut dyn FnMut(),
+) {
+    loop {
+        let next = Instant::now() + every;
+        let mut ended = lock(&done.ended);
+        while *ended < threads {
+            let now = Instant::now();
+            if now >= next {
+                break;
+            }
+            ended = done
+                .woken
+                .wait_timeout(ended, next - now)
+                .map_or_else(|e| e.into_inner().0, |(g, _)| g);
+        }
+        if *ended >= threads {
+            return;
+        }
+        drop(ended);
         let out_of_time = limits.time.is_some_and(|t| start.elapsed() >= t);
         if stop.load(Relaxed) || out_of_time {
             halt.store(true, Relaxed);
@@ -1164,6 +1260,63 @@ mod tests {
         }
         assert!(due(&reported, every));
         assert!(!due(&reported, hour), "the report moved the time on");
+    }
+
+    /// The watcher wakes when its threads end, not at its next poll: with a
+    /// poll of an hour it still returns as soon as the thread has ended
+    /// (the 60 s are only there so that a broken wake-up fails the test
+    /// instead of hanging it).
+    #[test]
+    fn the_watcher_wakes_when_its_threads_end() {
+        let (tx, rx) = std::sync::mpsc::channel();
+        let watcher = std::thread::spawn(move || {
+            let done = Done::default();
+            let (stop, halt) = (AtomicBool::new(false), AtomicBool::new(false));
+            let limits = SolveLimits::default();
+            std::thread::scope(|s| {
+                for _ in 0..2 {
+                    s.spawn(|| {
+                        let _ended = done.guard();
+                        // Still running when the watcher starts waiting.
+                        std::thread::sleep(Duration::from_millis(50));
+                    });
+                }
+                let hour = Duration::from_secs(3600);
+                let (start, mut ticks) = (Instant::now(), 0);
+                watch_every(
+                    &done,
+                    2,
+                    hour,
+                    &limits,
+                    start,
+                    &stop,
+                    &halt,
+                    None,
+                    &mut || ticks += 1,
+                );
+                tx.send((ticks, halt.load(Relaxed))).unwrap();
+            });
+        });
+        let got = rx.recv_timeout(Duration::from_secs(60));
+        assert_eq!(
+            got,
+            Ok((0, false)),
+            "the watcher slept through its threads' end"
+        );
+        watcher.join().unwrap();
+    }
+
+    /// A thread that panics is counted as ended too, so the watcher does not
+    /// wait for it for ever.
+    #[test]
+    fn a_panicking_thread_counts_as_ended() {
+        let done = Done::default();
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let _ended = done.guard();
+            panic!("a solver thread's fault");
+        }));
+        assert!(r.is_err());
+        assert_eq!(*lock(&done.ended), 1);
     }
 
     const A_MOVES: &str =
