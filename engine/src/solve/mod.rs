@@ -729,7 +729,7 @@ impl Solver {
                     let sh2 = sh2.watching(stop, limits.time.map(|t| start + t));
                     Worker::new(&sh2, 0).best_line(pos, v, d)
                 } else {
-                    let done = Done::default();
+                    let done = Done::new(1, poll_every(limits));
                     std::thread::scope(|s| {
                         let h = std::thread::Builder::new()
                             .stack_size(STACK)
@@ -738,7 +738,7 @@ impl Solver {
                                 Worker::new(&sh2, 0).best_line(pos, v, d)
                             })
                             .map_err(|e| format!("cannot start a solver thread: {e}"))?;
-                        watch(&done, 1, limits, start, stop, &again, None, &mut || {});
+                        watch(&done, limits, start, stop, &again, None, &mut || {});
                         h.join().map_err(|_| "a solver thread panicked".to_string())
                     })?
                 }
@@ -789,7 +789,7 @@ impl Solver {
                 finished: sh.finished(),
             });
         }
-        let done = Done::default();
+        let done = Done::new(self.threads, poll_every(limits));
         std::thread::scope(|s| -> Result<(), String> {
             for id in 0..self.threads {
                 let (sh, done) = (&sh, &done);
@@ -802,22 +802,13 @@ impl Solver {
                     .map_err(|e| format!("cannot start a solver thread: {e}"))?;
             }
             let pace = Some((&self.reported, run.every));
-            watch(
-                &done,
-                self.threads,
-                limits,
-                start,
-                stop,
-                &halt,
-                pace,
-                &mut || {
-                    let bounds = sh.finished().map_or(from - 1, |(d, _, _)| d);
-                    let nodes = run.nodes_before + earlier + sh.nodes.load(Relaxed);
-                    let proven = sh.proven.load(Relaxed);
-                    let p = self.progress(nodes, proven, start, bounds + 1, bounds, run.cell);
-                    (run.progress)(&p);
-                },
-            );
+            watch(&done, limits, start, stop, &halt, pace, &mut || {
+                let bounds = sh.finished().map_or(from - 1, |(d, _, _)| d);
+                let nodes = run.nodes_before + earlier + sh.nodes.load(Relaxed);
+                let proven = sh.proven.load(Relaxed);
+                let p = self.progress(nodes, proven, start, bounds + 1, bounds, run.cell);
+                (run.progress)(&p);
+            });
             Ok(())
         })?;
         Ok(Deepened {
@@ -861,10 +852,9 @@ impl Solver {
             !o.iter().any(|x| matches!(x, pns::Outcome::Proven(_)))
                 && o.contains(&pns::Outcome::Unknown)
         };
-        let done = Done::default();
+        let done = Done::new(if self.threads >= 2 { 2 } else { 1 }, poll_every(limits));
         std::thread::scope(|s| -> Result<(), String> {
-            let threads = if self.threads >= 2 { 2 } else { 1 };
-            if threads == 2 {
+            if done.threads == 2 {
                 for who in [me, me.other()] {
                     let (attack, done) = (&attack, &done);
                     std::thread::Builder::new()
@@ -899,25 +889,16 @@ impl Solver {
                     .map_err(|e| format!("cannot start a solver thread: {e}"))?;
             }
             let pace = Some((&self.reported, run.every));
-            watch(
-                &done,
-                threads,
-                limits,
-                start,
-                stop,
-                &halt,
-                pace,
-                &mut || {
-                    let running: u64 = self
-                        .live
-                        .iter()
-                        .zip(&base)
-                        .map(|(l, b)| l.nodes.load(Relaxed).saturating_sub(*b))
-                        .sum();
-                    let p = self.progress(run.nodes_before + running, 0, start, 0, 0, run.cell);
-                    (run.progress)(&p);
-                },
-            );
+            watch(&done, limits, start, stop, &halt, pace, &mut || {
+                let running: u64 = self
+                    .live
+                    .iter()
+                    .zip(&base)
+                    .map(|(l, b)| l.nodes.load(Relaxed).saturating_sub(*b))
+                    .sum();
+                let p = self.progress(run.nodes_before + running, 0, start, 0, 0, run.cell);
+                (run.progress)(&p);
+            });
             Ok(())
         })?;
         // Everything settled goes to the table of facts, from the side to
@@ -1114,13 +1095,25 @@ impl Solver {
 /// How many of a solve's threads have ended: each thread holds a
 /// [`Ended`] guard that counts it when dropped (a panic included), and
 /// [`watch`] wakes at once when the last one ends, not at its next poll.
-#[derive(Default)]
 struct Done {
+    /// The threads to wait for.
+    threads: usize,
+    /// How often the watcher looks at the stop, the clock and the reports.
+    every: Duration,
     ended: Mutex<usize>,
     woken: Condvar,
 }
 
 impl Done {
+    fn new(threads: usize, every: Duration) -> Done {
+        Done {
+            threads,
+            every,
+            ended: Mutex::new(0),
+            woken: Condvar::new(),
+        }
+    }
+
     /// The guard a solver thread holds for as long as it runs.
     fn guard(&self) -> Ended<'_> {
         Ended(self)
@@ -1137,43 +1130,15 @@ impl Drop for Ended<'_> {
     }
 }
 
-/// Wait until `threads` solver threads have ended (by `done`), setting
+/// Wait until `done`'s solver threads have ended, setting
 /// `halt` at a stop or when the time limit is up, and calling `tick`
 /// whenever `pace`'s interval has passed since the time it holds (the last
 /// report of the whole run, which this call's ticks move on). The stop, the
-/// clock and the reports are looked at every `poll_every(limits)`; the
-/// threads' end wakes it at once, so a solve of a few nodes (a blind cell)
+/// clock and the reports are looked at every `done.every`; the threads'
+/// end wakes it at once, so a solve of a few nodes (a blind cell)
 /// does not wait out a poll.
-#[allow(clippy::too_many_arguments)]
 fn watch(
     done: &Done,
-    threads: usize,
-    limits: &SolveLimits,
-    start: Instant,
-    stop: &AtomicBool,
-    halt: &AtomicBool,
-    pace: Option<(&Mutex<Instant>, Duration)>,
-    tick: &mut dyn FnMut(),
-) {
-    watch_every(
-        done,
-        threads,
-        poll_every(limits),
-        limits,
-        start,
-        stop,
-        halt,
-        pace,
-        tick,
-    );
-}
-
-/// [`watch`], looking at the stop and the clock every `every`.
-#[allow(clippy::too_many_arguments)]
-fn watch_every(
-    done: &Done,
-    threads: usize,
-    every: Duration,
     limits: &SolveLimits,
     start: Instant,
     stop: &AtomicBool,
@@ -1182,9 +1147,9 @@ fn watch_every(
     tick: &mut dyn FnMut(),
 ) {
     loop {
-        let next = Instant::now() + every;
+        let next = Instant::now() + done.every;
         let mut ended = lock(&done.ended);
-        while *ended < threads {
+        while *ended < done.threads {
             let now = Instant::now();
             if now >= next {
                 break;
@@ -1194,7 +1159,7 @@ fn watch_every(
                 .wait_timeout(ended, next - now)
                 .map_or_else(|e| e.into_inner().0, |(g, _)| g);
         }
-        if *ended >= threads {
+        if *ended >= done.threads {
             return;
         }
         drop(ended);
@@ -1270,7 +1235,7 @@ mod tests {
     fn the_watcher_wakes_when_its_threads_end() {
         let (tx, rx) = std::sync::mpsc::channel();
         let watcher = std::thread::spawn(move || {
-            let done = Done::default();
+            let done = Done::new(2, Duration::from_secs(3600));
             let (stop, halt) = (AtomicBool::new(false), AtomicBool::new(false));
             let limits = SolveLimits::default();
             std::thread::scope(|s| {
@@ -1281,26 +1246,22 @@ mod tests {
                         std::thread::sleep(Duration::from_millis(50));
                     });
                 }
-                let hour = Duration::from_secs(3600);
-                let (start, mut ticks) = (Instant::now(), 0);
-                watch_every(
+                watch(
                     &done,
-                    2,
-                    hour,
                     &limits,
-                    start,
+                    Instant::now(),
                     &stop,
                     &halt,
                     None,
-                    &mut || ticks += 1,
+                    &mut || {},
                 );
-                tx.send((ticks, halt.load(Relaxed))).unwrap();
+                tx.send(halt.load(Relaxed)).unwrap();
             });
         });
-        let got = rx.recv_timeout(Duration::from_secs(60));
+        let halted = rx.recv_timeout(Duration::from_secs(60));
         assert_eq!(
-            got,
-            Ok((0, false)),
+            halted,
+            Ok(false),
             "the watcher slept through its threads' end"
         );
         watcher.join().unwrap();
@@ -1310,7 +1271,7 @@ mod tests {
     /// wait for it for ever.
     #[test]
     fn a_panicking_thread_counts_as_ended() {
-        let done = Done::default();
+        let done = Done::new(1, Duration::from_secs(3600));
         let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             let _ended = done.guard();
             panic!("a solver thread's fault");
