@@ -14,6 +14,7 @@ use crate::types::geometry::{self, facing};
 use crate::types::moves::{Move, Token};
 use crate::types::packed::{Loop, Ring16Flat, RingWide, MAX_HAND};
 use crate::types::{Phase, Side, Variant};
+use std::cell::RefCell;
 use std::sync::OnceLock;
 
 /// The mover's loop positions that capture when a lap ends there on an
@@ -889,6 +890,83 @@ enum Stop {
     Hash,
 }
 
+/// What a turn of [`Env::long`] depends on: both loops (the opponent's
+/// holes and the capture sets follow from them), the width, the mover (the
+/// hash keys, so Brent's hash tests), whether it is the opening, the hole
+/// lifted and the lap at which a path is cut.
+#[derive(Copy, Clone, PartialEq, Eq)]
+struct LongKey {
+    loops: [Loop; 2],
+    width: u8,
+    side: Side,
+    open: bool,
+    start: u8,
+    cut_at: u32,
+}
+
+/// A turn that [`Env::long`] cut, with its laps, its drops and whether it
+/// was cut as a cycle (`true`) or by the budget.
+#[derive(Copy, Clone)]
+struct LongCut {
+    key: LongKey,
+    laps: u32,
+    drops: u64,
+    cycle: bool,
+}
+
+/// Slots of the memo of cut turns, each thread's own (a power of two).
+const LONG_CUTS: usize = 64;
+
+thread_local! {
+    /// The turns [`Env::long`] cut, by the slot of their start's hash:
+    /// such a turn runs to the budget (100,001 laps by default) or to a
+    /// cycle, and the same turn comes back wherever its position does (in
+    /// the start position's perft 7 on 4x8, 20 budget cuts from 15 turns).
+    /// A slot answers only for the key it holds, compared whole.
+    static LONG_MEMO: RefCell<[Option<LongCut>; LONG_CUTS]> =
+        const { RefCell::new([None; LONG_CUTS]) };
+}
+
+/// [`Env::long`] for the turn that lifts hole `h` of `pos`, the turns it
+/// cuts remembered: a cut turn found in the memo is not run again. The
+/// same laps, drops and cut as `long` (a cut turn leaves no child, so its
+/// `Run` is not kept; the one returned for it is never read).
+#[cold]
+#[inline(never)]
+fn long_remembered<R: Flat, const OPEN: bool>(
+    env: &Env<R>,
+    pos: &Position,
+    h: usize,
+    cut_at: u32,
+) -> (Run<R>, u32, u64, Option<bool>) {
+    let key = LongKey {
+        loops: pos.loops,
+        width: pos.width,
+        side: pos.side,
+        open: OPEN,
+        start: h as u8,
+        cut_at,
+    };
+    let slot = (pos.hash ^ (h as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15)) as usize
+        >> (usize::BITS - LONG_CUTS.trailing_zeros());
+    let known = LONG_MEMO.with(|m| m.borrow()[slot].filter(|c| c.key == key));
+    if let Some(c) = known {
+        return (env.begin::<OPEN>(h, 0), c.laps, c.drops, Some(c.cycle));
+    }
+    let (r, laps, drops, cut) = env.long::<OPEN>(h, cut_at);
+    if let Some(cycle) = cut {
+        LONG_MEMO.with(|m| {
+            m.borrow_mut()[slot] = Some(LongCut {
+                key,
+                laps,
+                drops,
+                cycle,
+            })
+        });
+    }
+    (r, laps, drops, cut)
+}
+
 /// The generator proper, for loops of type `R`, in the opening (`OPEN`:
 /// back-row captures until the front row is reached) or the main phase.
 /// Not inlined: each of the four is a function of its own (the sink inlined
@@ -970,7 +1048,7 @@ where
                 (r, (spent >> 32) as u32, spent as u32)
             }
             None => {
-                let (r, laps, drops, cut) = env.long::<OPEN>(h, cut_at);
+                let (r, laps, drops, cut) = long_remembered::<R, OPEN>(&env, pos, h, cut_at);
                 // Cut paths count their laps too.
                 stats.laps += laps as u64;
                 stats.drops += drops;
@@ -1043,6 +1121,55 @@ mod tests {
             "len {len} side {side} hole {l} hand {v}"
         );
         assert_eq!(ring.masks(), (sown.occupied(), sown.movable()));
+    }
+
+    /// Every move of `p` (its path written out, its child, its figures)
+    /// and the statistics, from this thread's generator.
+    fn listed(p: &Position, budget: u32) -> (Vec<(String, Position, MoveInfo)>, GenStats) {
+        let mut out = Vec::new();
+        let s = generate(p, budget, |m, c, i| {
+            out.push((m.to_string(), *c, i));
+            true
+        });
+        (out, s)
+    }
+
+    /// A turn cut by the budget or as a cycle is remembered, and a turn
+    /// found in the memo counts as it did when it was run: the positions
+    /// with never-ending turns, at budgets taken in turn on one thread (the
+    /// same start with another budget is another turn), list the same as
+    /// on a thread of their own, whose memo starts empty.
+    #[test]
+    fn remembered_cut_turns_count_as_run() {
+        let positions = [
+            "didinga:8 0,1,0,1,0,0,0,7/13,4,0,0,8,1,1,0/1,3,4,3,0,4,3,0/0,1,2,1,2,1,2,1 a m 28",
+            "didinga:8 1,1,0,3,1,0,0,0/0,0,0,0,0,0,0,1/0,12,8,3,2,3,0,1/10,6,1,6,2,1,0,2 a m 174",
+            "didinga:8 2,4,5,0,1,0,1,14/1,4,8,1,2,1,0,11/0,0,3,0,0,0,1,0/2,0,0,1,0,1,1,0 b m 45",
+        ];
+        let budgets = [500, 4000, 500, crate::rules::LAP_BUDGET, 4000];
+        let mut cuts = GenStats::default();
+        for s in positions {
+            let p: Position = s.parse().unwrap();
+            for budget in budgets {
+                let fresh = std::thread::spawn(move || listed(&p, budget))
+                    .join()
+                    .unwrap();
+                let here = listed(&p, budget);
+                assert_eq!(here.1, fresh.1, "{s} budget {budget}: statistics");
+                assert_eq!(here.0, fresh.0, "{s} budget {budget}: moves");
+                cuts.add(&here.1);
+            }
+            // The memo holds this thread's cut turns of the last budget.
+            let held = LONG_MEMO.with(|m| {
+                m.borrow()
+                    .iter()
+                    .flatten()
+                    .filter(|c| c.key.loops == p.loops && c.key.cut_at == 4001)
+                    .count()
+            });
+            assert!(held > 0, "{s}");
+        }
+        assert!(cuts.cut_cycle > 0 && cuts.cut_budget > 0, "{cuts:?}");
     }
 
     /// The lap tables of both loop types, for every loop length, side,
