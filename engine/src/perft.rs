@@ -115,26 +115,30 @@ fn dedupe_sorted(buf: &mut Vec<(Position, u64)>, keys: &mut Vec<(u64, u32)>) {
 fn leaves(
     pos: &Position,
     budget: u32,
-    keys: &mut Vec<(u64, u32)>,
+    keys: &mut Vec<u64>,
     stats: &mut GenStats,
 ) -> Option<PerftCount> {
     keys.clear();
     let s = pos.generate(budget, |_, p, _| {
-        keys.push((p.hash(), 0));
+        keys.push(p.hash());
         true
     });
     if keys.len() <= PAIRWISE_MAX {
+        // The filter's bit of each hash, tested and set in one pass, by
+        // index (the loop keeps one counter and reads each hash by a
+        // scaled index; with an enumerated iterator it kept a pointer too).
         let mut filter = 0u64;
-        for (r, &(h, _)) in keys.iter().enumerate() {
-            let bit = 1u64 << (h >> 58);
-            if filter & bit != 0 && keys[..r].iter().any(|&(k, _)| k == h) {
+        for r in 0..keys.len() {
+            let h = keys[r];
+            let old = filter;
+            filter |= 1 << (h >> 58);
+            if old >> (h >> 58) & 1 != 0 && keys[..r].contains(&h) {
                 return None;
             }
-            filter |= bit;
         }
     } else {
         keys.sort_unstable();
-        if keys.windows(2).any(|p| p[0].0 == p[1].0) {
+        if keys.windows(2).any(|p| p[0] == p[1]) {
             return None;
         }
     }
@@ -148,12 +152,14 @@ fn leaves(
 
 /// One depth's buffers: its children with their multiplicities, the
 /// children's (hash, index) keys, the children walked as they came (hash,
-/// index in generation order, paths below), and the children's loops.
+/// index in generation order, paths below), the children's loops, and the
+/// last depth's children's hashes alone (for [`leaves`]).
 type Bufs = (
     Vec<(Position, u64)>,
     Vec<(u64, u32)>,
     Vec<(u64, u32, u64)>,
     Vec<[Loop; 2]>,
+    Vec<u64>,
 );
 
 fn walk(
@@ -183,10 +189,10 @@ fn walk(
         }
     }
     if depth == 1 && !pos.phase.is_simultaneous() {
-        let (_, keys, _, loops) = &mut bufs[0];
+        let (_, keys, _, loops, _) = &mut bufs[0];
         return last_depth_by_loops(pos, budget, keys, loops, stats);
     }
-    let ((buf, keys, _, _), rest) = bufs.split_first_mut().expect("one buffer per depth");
+    let ((buf, keys, _, _, _), rest) = bufs.split_first_mut().expect("one buffer per depth");
     children(pos, budget, buf, keys, stats);
     if depth == 1 {
         return counted(buf);
@@ -204,8 +210,8 @@ fn walk(
 /// `walk` at the last depth for the codes other than Acholi: from the
 /// hashes alone when they differ.
 fn last_depth(pos: &Position, budget: u32, bufs: &mut [Bufs], stats: &mut GenStats) -> PerftCount {
-    let (buf, keys, _, _) = &mut bufs[0];
-    if let Some(c) = leaves(pos, budget, keys, stats) {
+    let (buf, keys, _, _, hashes) = &mut bufs[0];
+    if let Some(c) = leaves(pos, budget, hashes, stats) {
         return c;
     }
     children(pos, budget, buf, keys, stats);
@@ -296,7 +302,7 @@ fn walk_as_made(
     bufs: &mut [Bufs],
     stats: &mut GenStats,
 ) -> PerftCount {
-    let ((_, _, walked, _), rest) = bufs.split_first_mut().expect("one buffer per depth");
+    let ((_, _, walked, _, _), rest) = bufs.split_first_mut().expect("one buffer per depth");
     walked.clear();
     let mut total = PerftCount::default();
     let mut filter = 0u64;

@@ -622,6 +622,49 @@ impl Ring16Flat {
     pub fn masks(&self) -> (u32, u32) {
         masks16(self.word(0), self.word(1))
     }
+
+    /// The loop with bit 7 set in the bytes of `holes` (below 16), a flag
+    /// that counts of at most 127 leave alone (an 8-wide board holds 64
+    /// counters); [`get`](Self::get) reads it with the count.
+    #[inline]
+    pub fn flagged(&self, holes: u32) -> Self {
+        let flags = |b: u32| SPREAD[(b & 0xff) as usize] << 7;
+        let mut r = *self;
+        r.set_words(
+            self.word(0) | flags(holes),
+            self.word(1) | flags(holes >> 8),
+        );
+        r
+    }
+
+    /// Clear the flags of `holes` (below 16).
+    #[inline]
+    pub fn unflag(&mut self, holes: u32) {
+        let keep = |b: u32| !(SPREAD[(b & 0xff) as usize] << 7);
+        self.and_words(&[keep(holes), keep(holes >> 8)]);
+    }
+
+    /// And `m` into the two words of the loop.
+    #[inline]
+    pub fn and_words(&mut self, m: &[u64; 2]) {
+        let (lo, hi) = (self.word(0) & m[0], self.word(1) & m[1]);
+        self.set_words(lo, hi);
+    }
+
+    /// The loop with every flag cleared.
+    #[inline]
+    pub fn unflagged(&self) -> Self {
+        const COUNTS: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+        let mut r = *self;
+        r.set_words(self.word(0) & COUNTS, self.word(1) & COUNTS);
+        r
+    }
+
+    #[inline]
+    fn set_words(&mut self, lo: u64, hi: u64) {
+        self.0[..8].copy_from_slice(&lo.to_le_bytes());
+        self.0[8..].copy_from_slice(&hi.to_le_bytes());
+    }
 }
 
 /// A 16-hole loop (8-wide boards) in loop order, one byte a hole, for the

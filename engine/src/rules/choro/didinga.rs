@@ -2,7 +2,8 @@
 //! path to its end (RULINGS 2-4), so the whole turn state lives in registers
 //! (the mover's loop in loop order, the hash, the last hole, the origin) and
 //! the capture test is one bit of a mask of the mover's capturing holes,
-//! recomputed only when a capture changes the opponent's holes. A relay lap
+//! recomputed only when a capture changes the opponent's holes (on the
+//! long turns of an 8-wide board, a flag in the holes' own bytes). A relay lap
 //! is one entry of a table by (lifted hole, hand): the words added to the
 //! loop, the hash's change and the hole of the last drop. It lists the same moves, in the
 //! same order, with the same statistics as the general generator: the same
@@ -14,6 +15,7 @@ use crate::types::geometry::{self, facing};
 use crate::types::moves::{Move, Token};
 use crate::types::packed::{Loop, Ring16Flat, RingWide, MAX_HAND};
 use crate::types::{Phase, Side, Variant};
+use std::cell::RefCell;
 use std::sync::OnceLock;
 
 /// The mover's loop positions that capture when a lap ends there on an
@@ -23,12 +25,52 @@ use std::sync::OnceLock;
 #[inline]
 pub(crate) fn capture_sets(opp_occ: u32, w: u8) -> (u32, u32) {
     let low = (1u32 << w) - 1;
-    // Bit k of `rev` is the opponent's hole 2W-1-k.
-    let rev = opp_occ.reverse_bits() >> (32 - 2 * w);
+    // Bit k of `rev` is the opponent's hole 2W-1-k (on an 8-wide board
+    // from a table by byte: the baseline target reverses bits in about 20
+    // instructions).
+    let rev = if w == 8 {
+        (REVERSED[(opp_occ & 0xff) as usize] as u32) << 8
+            | REVERSED[(opp_occ >> 8 & 0xff) as usize] as u32
+    } else {
+        opp_occ.reverse_bits() >> (32 - 2 * w)
+    };
     (
         (rev & opp_occ & low) << w,
         (opp_occ >> w) & (rev >> w) & low,
     )
+}
+
+/// `REVERSED[b]`: the byte `b` with its bits in reverse order.
+static REVERSED: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = (b as u8).reverse_bits();
+        b += 1;
+    }
+    t
+};
+
+/// `ONES[b]`: how many bits of the byte `b` are set.
+static ONES: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = (b as u8).count_ones() as u8;
+        b += 1;
+    }
+    t
+};
+
+/// The set bits of `x`, whose bits past the first `8 * bytes` are clear,
+/// from [`ONES`] (the baseline target has no `popcnt`: about 12
+/// instructions a count in software, 2 a byte here).
+#[inline(always)]
+fn ones(x: u64, bytes: usize) -> u32 {
+    debug_assert!(x >> (8 * bytes) == 0);
+    (0..bytes)
+        .map(|k| ONES[(x >> (8 * k) & 0xff) as usize] as u32)
+        .sum()
 }
 
 /// Every legal move of a Didinga position, as `Position::generate`.
@@ -185,6 +227,20 @@ static TOLL: [i64; 256] = {
     t
 };
 
+/// [`TOLL`] for a loop whose capturing holes are flagged (bit 7 of their
+/// counts, [`Flat::FLAGS`]): a flagged count takes `1 << 62` more, more
+/// than any allowance, so that the toll's sign test finds a lap that ends
+/// on a capturing hole too.
+static TOLL_FLAGGED: [i64; 256] = {
+    let mut t = TOLL;
+    let mut v = 128;
+    while v < 256 {
+        t[v] = TOLL[v - 128] + (1 << 62);
+        v += 1;
+    }
+    t
+};
+
 // The drops of a generator call's fast turns fit in 32 bits (at most 32
 // moves, each of at most `FAST_LAPS` laps of at most `MAX_HAND`).
 const _: () = assert!(32 * FAST_LAPS as u64 * MAX_HAND as u64 <= u32::MAX as u64);
@@ -292,6 +348,20 @@ trait Flat: Copy + Eq {
     /// Occupied holes and holes with two or more.
     fn masks(&self) -> (u32, u32);
     fn laps(side: usize, len: u8) -> &'static Self::Laps;
+    /// Whether [`Env::laps`] keeps the mover's capturing holes flagged in
+    /// the loop's bytes (bit 7, as [`Ring16Flat::flagged`]), so that the
+    /// toll's sign test finds a capture too ([`TOLL_FLAGGED`]); not for
+    /// the wider loops, whose hands of up to 128 leave no bit for it.
+    const FLAGS: bool;
+    /// The loop with the holes of `holes` flagged (where [`FLAGS`](Self::FLAGS)).
+    fn flagged(&self, holes: u32) -> Self;
+    /// Clear the flags of `holes` (where [`FLAGS`](Self::FLAGS)).
+    fn unflag(&mut self, holes: u32);
+    /// Clear the flags of loop position `p` and of the other in its column
+    /// (where [`FLAGS`](Self::FLAGS)).
+    fn unflag_column(&mut self, p: usize);
+    /// The loop with no flag.
+    fn unflagged(&self) -> Self;
 
     /// Lift the `v` counters of hole `l` and sow them from the next hole;
     /// returns the hole of the last drop and the board hash's change.
@@ -366,6 +436,23 @@ impl Flat for Ring16Flat {
     fn masks(&self) -> (u32, u32) {
         Ring16Flat::masks(self)
     }
+    const FLAGS: bool = true;
+    #[inline(always)]
+    fn flagged(&self, holes: u32) -> Self {
+        Ring16Flat::flagged(self, holes)
+    }
+    #[inline(always)]
+    fn unflag(&mut self, holes: u32) {
+        Ring16Flat::unflag(self, holes)
+    }
+    #[inline(always)]
+    fn unflag_column(&mut self, p: usize) {
+        self.and_words(&UNFLAG_COLUMN[p & 15]);
+    }
+    #[inline(always)]
+    fn unflagged(&self) -> Self {
+        Ring16Flat::unflagged(self)
+    }
     /// Built once from `relay_keys`, without the heap.
     fn laps(side: usize, _len: u8) -> &'static Self::Laps {
         type Table = [[Lap16; 4096]; 2];
@@ -397,6 +484,20 @@ impl Flat for Ring16Flat {
         &t[side]
     }
 }
+
+/// `UNFLAG_COLUMN[p]`: the words that clear the flags of loop position `p`
+/// of a 16-hole loop and of the other in its column, `15 - p`, as an and.
+static UNFLAG_COLUMN: [[u64; 2]; 16] = {
+    let mut t = [[u64::MAX; 2]; 16];
+    let mut p = 0;
+    while p < 16 {
+        let q = 15 - p;
+        t[p][p / 8] &= !(0x80 << (8 * (p % 8)));
+        t[p][q / 8] &= !(0x80 << (8 * (q % 8)));
+        p += 1;
+    }
+    t
+};
 
 /// Columns of the wide lap tables: hands 0 to [`MAX_HAND`].
 const WIDE_COLS: usize = MAX_HAND + 1;
@@ -440,6 +541,19 @@ impl Flat for RingWide {
     #[inline(always)]
     fn masks(&self) -> (u32, u32) {
         RingWide::masks(self)
+    }
+    const FLAGS: bool = false;
+    #[inline(always)]
+    fn flagged(&self, _holes: u32) -> Self {
+        *self
+    }
+    #[inline(always)]
+    fn unflag(&mut self, _holes: u32) {}
+    #[inline(always)]
+    fn unflag_column(&mut self, _p: usize) {}
+    #[inline(always)]
+    fn unflagged(&self) -> Self {
+        *self
     }
     /// Built once per loop length and side, from `relay_keys`, without the
     /// heap.
@@ -523,11 +637,38 @@ struct Env<R: Flat> {
     laps: &'static R::Laps,
     /// The mover's front row, by loop position.
     front: u64,
+    /// `TOLL_FLAGGED[0x81]`: the toll of a last drop into an empty
+    /// capturing hole, where [`Flat::FLAGS`].
+    end_toll: i64,
     w: u8,
     len: usize,
 }
 
 impl<R: Flat> Env<R> {
+    /// The turns' set-up for the mover of `pos`, whose hash's non-board
+    /// part is `meta0`.
+    #[inline(always)]
+    fn of(pos: &Position, meta0: u64) -> Self {
+        let me = pos.side.index();
+        let opp = 1 - me;
+        let w = pos.width;
+        let len = if R::LEN == 0 { 2 * w } else { R::LEN as u8 };
+        Env {
+            mine: R::load(&pos.loops[me], len),
+            hash: pos.hash.wrapping_sub(meta0),
+            opp_occ: pos.occupied[opp],
+            caps: capture_sets(pos.occupied[opp], w),
+            theirs: pos.loops[opp].bytes(),
+            keys_opp: &zobrist::HOLE[opp],
+            keys_mine: &zobrist::HOLE[me],
+            laps: R::laps(me, len),
+            front: geometry::front_mask(w) as u64,
+            end_toll: TOLL_FLAGGED[0x81],
+            w,
+            len: len as usize,
+        }
+    }
+
     #[inline(always)]
     fn wrap(&self, x: usize) -> usize {
         if x >= self.len {
@@ -651,12 +792,27 @@ impl<R: Flat> Env<R> {
     /// The turn that lifts hole `h`, after its first lap (a relay from
     /// `h`, never a capture), with `allowance` less that lap's toll left.
     #[inline(always)]
-    fn begin<const OPEN: bool>(&self, h: usize, allowance: i64) -> Run<R> {
-        let mut mine = self.mine;
-        let v = mine.get(h);
+    fn begin<const OPEN: bool, const FLAG: bool>(&self, h: usize, allowance: i64) -> Run<R> {
+        let mut mine = if R::FLAGS && FLAG {
+            let (front, back) = self.caps;
+            self.mine.flagged(if OPEN { front | back } else { front })
+        } else {
+            self.mine
+        };
+        // Read from the turn's copy, not from `self.mine`: the copy is
+        // then a vector in memory from the start (from `self.mine` the
+        // fast turns' laps add and store its two words one by one).
+        let v = if R::FLAGS && FLAG {
+            mine.get(h) & 0x7f
+        } else {
+            mine.get(h)
+        };
         let e = R::entry(self.laps, h, v);
         let hash = self.hash.wrapping_add(mine.apply(e));
         let front = OPEN && self.reaches_front(self.wrap(h + 1), v as usize);
+        if R::FLAGS && FLAG && OPEN && front {
+            mine.unflag(self.caps.1);
+        }
         Run {
             mine,
             hash,
@@ -691,6 +847,13 @@ impl<R: Flat> Env<R> {
             mut e,
             mut left,
         } = *r;
+        // Flags on the long turns' laps alone (`Env::long`, 2 instructions
+        // fewer a lap): on the fast ones too, a relay lap is also 2 fewer,
+        // but setting and clearing them at every node and move, and the
+        // registers the capture's exit then holds, cost more (perft 7 on
+        // 4x8: 222.0 M instructions against 217.2 M).
+        let flags = R::FLAGS && BRENT;
+        let toll = if flags { &TOLL_FLAGGED } else { &TOLL };
         let stop = 'laps: loop {
             // Relays, the inner loop, until a lap ends on a capturing hole.
             let (last, u) = loop {
@@ -703,16 +866,37 @@ impl<R: Flat> Env<R> {
                 if u == 1 {
                     break 'laps Stop::End;
                 }
-                left -= TOLL[u as usize];
+                left -= toll[u as usize];
                 if left < 0 {
+                    // A flagged hole: the end (an empty capturing hole,
+                    // as the end test above), the allowance's end, or a
+                    // capture, found by the toll of its count alone.
+                    if flags && u >= 0x80 {
+                        if u == 0x81 {
+                            // From a field, not `toll[u]`: the compiler
+                            // would keep the allowance before the toll in
+                            // a second register through the loop for it
+                            // (two moves a lap).
+                            left += self.end_toll;
+                            break 'laps Stop::End;
+                        }
+                        left += 1 << 62;
+                        if left < 0 {
+                            break 'laps Stop::Out(u & 0x7f);
+                        }
+                        break (last, u & 0x7f);
+                    }
                     break 'laps Stop::Out(u);
                 }
-                if set >> last & 1 != 0 {
+                if !flags && set >> last & 1 != 0 {
                     break (last, u);
                 }
                 e = R::entry(self.laps, last, u);
                 hash = hash.wrapping_add(mine.apply(e));
                 if OPEN && back != 0 && self.reaches_front(self.wrap(last + 1), u as usize) {
+                    if flags {
+                        mine.unflag(back);
+                    }
                     set &= !back;
                     back = 0;
                 }
@@ -732,6 +916,9 @@ impl<R: Flat> Env<R> {
             let column = COLUMNS[self.w as usize & 15][last & 31];
             set &= column;
             back &= column;
+            if flags {
+                mine.unflag_column(last);
+            }
             let hand = fr + bk;
             // The same one lap, other drops: the allowance, which holds
             // more drops than a turn can sow, still covers it.
@@ -750,6 +937,9 @@ impl<R: Flat> Env<R> {
                 .wrapping_add(mine.apply(e))
                 .wrapping_add((hand as u64).wrapping_mul(self.keys_mine[o & 31]));
             if OPEN && back != 0 && self.reaches_front(self.wrap(o + 1), hand as usize) {
+                if flags {
+                    mine.unflag(back);
+                }
                 set &= !back;
                 back = 0;
             }
@@ -786,7 +976,7 @@ impl<R: Flat> Env<R> {
     /// [`long`](Self::long) to run it again from its start.
     #[inline(always)]
     fn fast<const OPEN: bool>(&self, h: usize, allowance: i64) -> Option<(Run<R>, u64)> {
-        let mut r = self.begin::<OPEN>(h, allowance);
+        let mut r = self.begin::<OPEN, false>(h, allowance);
         match self.laps::<OPEN, false>(&mut r, 0) {
             Stop::End => {
                 let spent = (allowance - r.left) as u64;
@@ -814,7 +1004,7 @@ impl<R: Flat> Env<R> {
     #[inline(never)]
     fn long<const OPEN: bool>(&self, h: usize, cut_at: u32) -> (Run<R>, u32, u64, Option<bool>) {
         // An allowance of the first lap's lap alone leaves minus its drops.
-        let mut r = self.begin::<OPEN>(h, 1 << 32);
+        let mut r = self.begin::<OPEN, true>(h, 1 << 32);
         let mut drops = r.left.unsigned_abs();
         let mut laps = 1u32;
         if cut_at == 1 {
@@ -889,6 +1079,93 @@ enum Stop {
     Hash,
 }
 
+/// What a turn of [`Env::long`] depends on: both loops (the opponent's
+/// holes and the capture sets follow from them), the width, the mover (the
+/// hash keys, so Brent's hash tests), whether it is the opening, the hole
+/// lifted and the lap at which a path is cut.
+#[derive(Copy, Clone, PartialEq, Eq)]
+struct LongKey {
+    loops: [Loop; 2],
+    width: u8,
+    side: Side,
+    open: bool,
+    start: u8,
+    cut_at: u32,
+}
+
+/// A turn that [`Env::long`] cut, with its laps, its drops and whether it
+/// was cut as a cycle (`true`) or by the budget.
+#[derive(Copy, Clone)]
+struct LongCut {
+    key: LongKey,
+    laps: u32,
+    drops: u64,
+    cycle: bool,
+}
+
+/// Slots of the memo of cut turns, each thread's own (a power of two).
+const LONG_CUTS: usize = 64;
+
+thread_local! {
+    /// The turns [`Env::long`] cut, by the slot of their start's hash:
+    /// such a turn runs to the budget (100,001 laps by default) or to a
+    /// cycle, and the same turn comes back wherever its position does (in
+    /// the start position's perft 7 on 4x8, 20 budget cuts from 15 turns).
+    /// A slot answers only for the key it holds, compared whole.
+    static LONG_MEMO: RefCell<[Option<LongCut>; LONG_CUTS]> =
+        const { RefCell::new([None; LONG_CUTS]) };
+}
+
+/// [`Env::long`] for the turn that lifts hole `h` of `pos` (whose hash's
+/// non-board part is `meta0`), the turns it
+/// cuts remembered: a cut turn found in the memo is not run again. The
+/// same laps, drops and cut as `long` (a cut turn leaves no child, so its
+/// `Run` is not kept; the one returned for it is never read).
+#[cold]
+#[inline(never)]
+fn long_remembered<R: Flat, const OPEN: bool>(
+    pos: &Position,
+    meta0: u64,
+    h: usize,
+    cut_at: u32,
+) -> (Run<R>, u32, u64, Option<bool>) {
+    // Set up again here, so that the generator's loop need not keep its
+    // set-up in memory for this cold call.
+    let env = Env::<R>::of(pos, meta0);
+    let key = LongKey {
+        loops: pos.loops,
+        width: pos.width,
+        side: pos.side,
+        open: OPEN,
+        start: h as u8,
+        cut_at,
+    };
+    let slot = (pos.hash ^ (h as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15)) as usize
+        >> (usize::BITS - LONG_CUTS.trailing_zeros());
+    let known = LONG_MEMO.with(|m| m.borrow()[slot].filter(|c| c.key == key));
+    if let Some(c) = known {
+        return (
+            env.begin::<OPEN, false>(h, 0),
+            c.laps,
+            c.drops,
+            Some(c.cycle),
+        );
+    }
+    let (mut r, laps, drops, cut) = env.long::<OPEN>(h, cut_at);
+    r.mine = r.mine.unflagged();
+    if let Some(cycle) = cut {
+        LONG_MEMO.with(|m| {
+            m.borrow_mut()[slot] = Some(LongCut {
+                key,
+                laps,
+                drops,
+                cycle,
+            })
+        });
+    }
+    (r, laps, drops, cut)
+}
+
 /// The generator proper, for loops of type `R`, in the opening (`OPEN`:
 /// back-row captures until the front row is reached) or the main phase.
 /// Not inlined: each of the four is a function of its own (the sink inlined
@@ -904,19 +1181,7 @@ where
     let len = if R::LEN == 0 { 2 * w } else { R::LEN as u8 };
     let theirs = &pos.loops[opp];
     let (meta0, meta) = didinga_meta(pos);
-    let env = Env {
-        mine: R::load(&pos.loops[me], len),
-        hash: pos.hash.wrapping_sub(meta0),
-        opp_occ: pos.occupied[opp],
-        caps: capture_sets(pos.occupied[opp], w),
-        theirs: theirs.bytes(),
-        keys_opp: &zobrist::HOLE[opp],
-        keys_mine: &zobrist::HOLE[me],
-        laps: R::laps(me, len),
-        front: geometry::front_mask(w) as u64,
-        w,
-        len: len as usize,
-    };
+    let env = Env::<R>::of(pos, meta0);
 
     // Everything but the board is the same for every child.
     let mut child = pos.copied();
@@ -945,8 +1210,11 @@ where
     let allowance = ((FAST_LAPS.min(cut_at - 1) as i64) << 32) | 0xffff_ffff;
 
     let mut stats = GenStats::default();
-    // The laps (bits 32 and up) and drops of the turns `fast` ran.
-    let mut spent_all = 0u64;
+    // What the turns `fast` ran left of their allowances, and how many turns
+    // `long` ran: the fast turns' laps (bits 32 and up) and drops are their
+    // allowances less what they left (one add a move).
+    let mut left_all = 0i64;
+    let mut longs = 0u32;
     while rot != 0 {
         let i = rot.trailing_zeros() as u8;
         rot &= rot - 1;
@@ -966,11 +1234,12 @@ where
         };
         let (r, laps, drops) = match fast {
             Some((r, spent)) => {
-                spent_all += spent;
+                left_all += r.left;
                 (r, (spent >> 32) as u32, spent as u32)
             }
             None => {
-                let (r, laps, drops, cut) = env.long::<OPEN>(h, cut_at);
+                longs += 1;
+                let (r, laps, drops, cut) = long_remembered::<R, OPEN>(pos, meta0, h, cut_at);
                 // Cut paths count their laps too.
                 stats.laps += laps as u64;
                 stats.drops += drops;
@@ -1000,8 +1269,10 @@ where
         }
     }
     // Every start taken was a move but the paths cut.
-    stats.moves =
-        (rot_all.count_ones() - rot.count_ones()) as u64 - stats.cut_cycle - stats.cut_budget;
+    let bytes = if R::LEN == 16 { 2 } else { 4 };
+    let taken = ones(rot_all, bytes) - ones(rot, bytes);
+    stats.moves = taken as u64 - stats.cut_cycle - stats.cut_budget;
+    let spent_all = ((taken - longs) as i64 * allowance - left_all) as u64;
     stats.laps += spent_all >> 32;
     stats.drops += spent_all & 0xffff_ffff;
     stats
@@ -1043,6 +1314,55 @@ mod tests {
             "len {len} side {side} hole {l} hand {v}"
         );
         assert_eq!(ring.masks(), (sown.occupied(), sown.movable()));
+    }
+
+    /// Every move of `p` (its path written out, its child, its figures)
+    /// and the statistics, from this thread's generator.
+    fn listed(p: &Position, budget: u32) -> (Vec<(String, Position, MoveInfo)>, GenStats) {
+        let mut out = Vec::new();
+        let s = generate(p, budget, |m, c, i| {
+            out.push((m.to_string(), *c, i));
+            true
+        });
+        (out, s)
+    }
+
+    /// A turn cut by the budget or as a cycle is remembered, and a turn
+    /// found in the memo counts as it did when it was run: the positions
+    /// with never-ending turns, at budgets taken in turn on one thread (the
+    /// same start with another budget is another turn), list the same as
+    /// on a thread of their own, whose memo starts empty.
+    #[test]
+    fn remembered_cut_turns_count_as_run() {
+        let positions = [
+            "didinga:8 0,1,0,1,0,0,0,7/13,4,0,0,8,1,1,0/1,3,4,3,0,4,3,0/0,1,2,1,2,1,2,1 a m 28",
+            "didinga:8 1,1,0,3,1,0,0,0/0,0,0,0,0,0,0,1/0,12,8,3,2,3,0,1/10,6,1,6,2,1,0,2 a m 174",
+            "didinga:8 2,4,5,0,1,0,1,14/1,4,8,1,2,1,0,11/0,0,3,0,0,0,1,0/2,0,0,1,0,1,1,0 b m 45",
+        ];
+        let budgets = [500, 4000, 500, crate::rules::LAP_BUDGET, 4000];
+        let mut cuts = GenStats::default();
+        for s in positions {
+            let p: Position = s.parse().unwrap();
+            for budget in budgets {
+                let fresh = std::thread::spawn(move || listed(&p, budget))
+                    .join()
+                    .unwrap();
+                let here = listed(&p, budget);
+                assert_eq!(here.1, fresh.1, "{s} budget {budget}: statistics");
+                assert_eq!(here.0, fresh.0, "{s} budget {budget}: moves");
+                cuts.add(&here.1);
+            }
+            // The memo holds this thread's cut turns of the last budget.
+            let held = LONG_MEMO.with(|m| {
+                m.borrow()
+                    .iter()
+                    .flatten()
+                    .filter(|c| c.key.loops == p.loops && c.key.cut_at == 4001)
+                    .count()
+            });
+            assert!(held > 0, "{s}");
+        }
+        assert!(cuts.cut_cycle > 0 && cuts.cut_budget > 0, "{cuts:?}");
     }
 
     /// The lap tables of both loop types, for every loop length, side,
