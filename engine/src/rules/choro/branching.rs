@@ -514,42 +514,48 @@ where
     /// Every way to begin the turn (or, in Acholi, to go on after a leave).
     fn starts(&mut self, s: &State) {
         let (occupied, movable) = s.mine.masks();
+        // Every start's stretch begins after one lap: the budget's cut is
+        // the same for all of them.
+        let cut_at = Self::cut_at(self.budget, s.laps + 1);
         if LANGO {
             if OPEN {
                 let ab = 1 << geometry::pos_of_number(1, W) | 1 << geometry::pos_of_number(2, W);
-                self.each_hole(movable & ab, |g, h, n| g.start_ccw(s, h, n));
+                self.each_hole(movable & ab, |g, h, n| g.start_ccw(s, h, n, cut_at));
                 return;
             }
             let caps = lango::start_captures(occupied, s.opp_occ, W);
             if caps != 0 {
-                self.each_hole(caps, |g, f, n| g.start_capture(s, f, n));
+                self.each_hole(caps, |g, f, n| g.start_capture(s, f, n, cut_at));
                 return;
             }
-            self.each_hole(movable, |g, h, n| g.start_ccw(s, h, n));
+            self.each_hole(movable, |g, h, n| g.start_ccw(s, h, n, cut_at));
             let base = geometry::lango_base(W);
             self.each_hole(movable & base, |g, h, n| {
-                g.start_cw(s, h, n, LapKind::LangoCw)
+                g.start_cw(s, h, n, LapKind::LangoCw, cut_at)
             });
         } else {
             let ccw = if OPEN { movable & 0xff } else { movable };
-            self.each_hole(ccw, |g, h, n| g.start_ccw(s, h, n));
+            self.each_hole(ccw, |g, h, n| g.start_ccw(s, h, n, cut_at));
             let att = movable & acholi::attack_holes(W, OPEN);
-            self.each_hole(att, |g, h, n| g.start_cw(s, h, n, LapKind::AcholiAttack));
+            self.each_hole(att, |g, h, n| {
+                g.start_cw(s, h, n, LapKind::AcholiAttack, cut_at)
+            });
         }
     }
 
-    /// Run the turn from lap end `s` with `tok` on the path; `INLINE`: with
-    /// the stretch inlined (a start, where the node's loop over its starts
-    /// keeps the stretch's set-up), else through [`Self::run`] (an option).
+    /// The budget cuts at the top of the step where the turn's laps pass
+    /// it: after this many steps of a stretch that starts after
+    /// `start_laps` laps (0: at once).
     #[inline(always)]
-    fn with_token<const INLINE: bool>(&mut self, tok: Token, s: &State) {
-        self.on_path(tok, |g| {
-            if INLINE {
-                g.stretch::<FROM_ENTRY>(s, 0);
-            } else {
-                g.run(s);
-            }
-        });
+    fn cut_at(budget: u32, start_laps: u32) -> u32 {
+        budget.saturating_add(1).saturating_sub(start_laps)
+    }
+
+    /// Run the turn from lap end `s` with `tok` on the path through
+    /// [`Self::run`] (an option).
+    #[inline(always)]
+    fn with_token(&mut self, tok: Token, s: &State) {
+        self.on_path(tok, |g| g.run(s));
     }
 
     /// `f` with `tok` on the path (a path too long is cut).
@@ -565,13 +571,18 @@ where
     }
 
     /// Lift hole `h` (Driberg number `n`): a relay from it, the stretch's
-    /// first lap, sown on its locals.
+    /// first lap, sown on its locals and counted with the stretch's laps.
     #[inline]
-    fn start_ccw(&mut self, s: &State, h: u8, n: u8) {
-        let v = s.mine.get(h as usize);
-        self.stats.drops += v as u64;
-        self.stats.laps += 1;
-        self.on_path(Token::Lift(n), |g| g.stretch::<FROM_LIFT>(s, h));
+    fn start_ccw(&mut self, s: &State, h: u8, n: u8, cut_at: u32) {
+        let mark = self.path.len();
+        if self.path.push(Token::Lift(n)) {
+            self.stretch::<FROM_LIFT, true>(s, h, cut_at);
+            self.path.truncate(mark);
+        } else {
+            self.stats.cut_overflow += 1;
+            self.stats.drops += s.mine.get(h as usize) as u64;
+            self.stats.laps += 1;
+        }
     }
 
     /// The lap end after lifting hole `h` of `s` (a start's first lap).
@@ -586,7 +597,7 @@ where
 
     /// A clockwise first lap from a base hole, offered only if it captures.
     #[inline]
-    fn start_cw(&mut self, s: &State, h: u8, n: u8, kind: LapKind) {
+    fn start_cw(&mut self, s: &State, h: u8, n: u8, kind: LapKind, cut_at: u32) {
         let mut c = *s;
         let v = c.take(self.hole_keys, h);
         c.origin = h;
@@ -594,24 +605,39 @@ where
         c.kind = kind;
         self.lap(&mut c, prev(h), v, Dir::Cw);
         if c.ends_in_capture() {
-            self.with_token::<true>(Token::Clockwise(n), &c);
+            self.on_path(Token::Clockwise(n), |g| {
+                g.stretch::<FROM_ENTRY, false>(&c, 0, cut_at)
+            });
         }
     }
 
     /// Lango's compulsory start capture at front hole `f` (RULINGS 5): the
-    /// stretch's first lap, sown on its locals.
+    /// stretch's first lap, sown on its locals and counted with the
+    /// stretch's laps.
     #[inline]
-    fn start_capture(&mut self, s: &State, f: u8, n: u8) {
-        let [of, ob] = FACING[f as usize & 15];
-        let (fr, bk) = (self.their16.get(of as usize), self.their16.get(ob as usize));
-        let hand = if fr == 1 && bk == 0 {
-            s.mine.get(f as usize) + 1
+    fn start_capture(&mut self, s: &State, f: u8, n: u8, cut_at: u32) {
+        let mark = self.path.len();
+        if self.path.push(Token::StartCapture(n)) {
+            self.stretch::<FROM_CAPTURE, true>(s, f, cut_at);
+            self.path.truncate(mark);
+        } else {
+            self.stats.cut_overflow += 1;
+            let [of, ob] = FACING[f as usize & 15];
+            let (fr, bk) = (self.their16.get(of as usize), self.their16.get(ob as usize));
+            self.stats.drops += Self::capture_hand(s, f, fr, bk) as u64;
+            self.stats.laps += 1;
+        }
+    }
+
+    /// The hand of Lango's increment sowing at the mover's hole `l` of `s`
+    /// after a capture of `fr` and `bk` counters (front and back).
+    #[inline(always)]
+    fn capture_hand(s: &State, l: u8, fr: u8, bk: u8) -> u8 {
+        if fr == 1 && bk == 0 {
+            s.mine.get(l as usize) + 1
         } else {
             fr + bk
-        };
-        self.stats.drops += hand as u64;
-        self.stats.laps += 1;
-        self.on_path(Token::StartCapture(n), |g| g.stretch::<FROM_CAPTURE>(s, f));
+        }
     }
 
     /// The lap end after Lango's start capture at front hole `f` of `s`.
@@ -675,7 +701,8 @@ where
     /// the steps.
     #[inline(never)]
     fn run(&mut self, entry: &State) {
-        self.stretch::<FROM_ENTRY>(entry, 0);
+        let cut_at = Self::cut_at(self.budget, entry.laps);
+        self.stretch::<FROM_ENTRY, false>(entry, 0, cut_at);
     }
 
     /// [`Self::run`] from the lap end after relaying the counters of the
@@ -683,19 +710,25 @@ where
     /// statistics), that relay sown on the stretch's locals.
     #[inline(never)]
     fn run_relay(&mut self, entry: &State) {
-        self.stretch::<FROM_LIFT>(entry, entry.last);
+        let cut_at = Self::cut_at(self.budget, entry.laps + 1);
+        self.stretch::<FROM_LIFT, false>(entry, entry.last, cut_at);
     }
 
     /// [`Self::run`], inlined. `FIRST`: where the stretch's start (step 0)
     /// is: `entry` ([`FROM_ENTRY`]), or the lap end after lifting hole `h`
     /// of `entry` ([`FROM_LIFT`]) or after Lango's start capture at its
-    /// front hole `h` ([`FROM_CAPTURE`]), that lap (which the caller
-    /// counted in the statistics) sown here on the relay loop's locals.
+    /// front hole `h` ([`FROM_CAPTURE`]), that lap sown here on the relay
+    /// loop's locals; `OWN_FIRST`: counted in the statistics here with the
+    /// stretch's laps (a start's), else by the caller. `cut_at`: the
+    /// budget's cut for a stretch that starts where this one does
+    /// ([`Self::cut_at`]).
     #[inline(always)]
-    fn stretch<const FIRST: u8>(&mut self, entry: &State, h: u8) {
-        if self.stop {
-            return;
-        }
+    fn stretch<const FIRST: u8, const OWN_FIRST: bool>(
+        &mut self,
+        entry: &State,
+        h: u8,
+        cut_at: u32,
+    ) {
         let relay = self.relay;
         let lift = FIRST == FROM_LIFT;
         let sown = FIRST != FROM_ENTRY;
@@ -710,22 +743,24 @@ where
             }
             FROM_CAPTURE => {
                 let (fr, bk, taken) = s.take_column(&self.their16, self.opp_keys, h);
-                let hand = if fr == 1 && bk == 0 {
-                    s.mine.get(h as usize) + 1
-                } else {
-                    fr + bk
-                };
-                (hand, (fr, bk, taken))
+                (Self::capture_hand(&s, h, fr, bk), (fr, bk, taken))
             }
             _ => (0, (0, 0, 0)),
         };
-        // The laps and drops at the stretch's start.
+        // The laps and drops at the stretch's start, and where its
+        // statistics count from.
         let (start_laps, start_drops) = (entry.laps + sown as u32, entry.drops + hand as u32);
-        // The budget cuts at the top of the step where the turn's laps pass
-        // it: after `cut_at` steps.
-        let cut_at = self.budget.saturating_add(1).saturating_sub(start_laps);
-        if cut_at == 0 {
-            self.stats.cut_budget += 1;
+        let (stat_laps, stat_drops) = if OWN_FIRST {
+            (entry.laps, entry.drops)
+        } else {
+            (start_laps, start_drops)
+        };
+        if self.stop || cut_at == 0 {
+            if !self.stop {
+                self.stats.cut_budget += 1;
+            }
+            self.stats.laps += (start_laps - stat_laps) as u64;
+            self.stats.drops += (start_drops - stat_drops) as u64;
             return;
         }
         let mut exits = Self::exits(&s);
@@ -929,8 +964,8 @@ where
                 }
             }
         }
-        self.stats.laps += (s.laps - start_laps) as u64;
-        self.stats.drops += (s.drops - start_drops) as u64;
+        self.stats.laps += (s.laps - stat_laps) as u64;
+        self.stats.drops += (s.drops - stat_drops) as u64;
     }
 
     /// A capture at lap end `last` of a stretch of relays, on the relay
@@ -1143,7 +1178,7 @@ where
                 break;
             }
             match opt {
-                Opt::Run(tok, s) => self.with_token::<false>(*tok, s),
+                Opt::Run(tok, s) => self.with_token(*tok, s),
                 Opt::Relay(tok) => self.on_path(*tok, |g| g.run_relay(pre)),
                 Opt::Leave(s) => self.on_path(Token::Leave, |g| g.starts(s)),
             }
