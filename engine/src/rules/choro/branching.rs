@@ -366,16 +366,26 @@ impl State {
 
 /// Where a stretch starts ([`Gen::stretch`]): at its entry state, or with
 /// a first lap it sows on the relay loop's locals from the entry: a lift,
-/// or Lango's start capture.
+/// or Lango's start capture; or with a first lap it sows on its state: a
+/// clockwise decision's clockwise lap.
 const FROM_ENTRY: u8 = 0;
 const FROM_LIFT: u8 = 1;
 const FROM_CAPTURE: u8 = 2;
+const FROM_CW: u8 = 3;
+
+/// The step of a stretch from which its Brent checkpoints keep their
+/// whole state ([`Gen::stretch`]).
+const FAR: u32 = 64;
 
 /// One option at a decision point.
 #[derive(Copy, Clone)]
 enum Opt {
     /// Take this token and go on from this lap end.
     Run(Token, State),
+    /// Take this token and sow the counters of the decision point's last
+    /// hole clockwise (a clockwise decision's capturing lap), from the
+    /// decision point's state.
+    Cw(Token),
     /// Take this token and relay the counters of the decision point's last
     /// hole: the stretch's first lap, sown on its locals from the decision
     /// point's state.
@@ -714,11 +724,50 @@ where
         self.stretch::<FROM_LIFT, false>(entry, entry.last, cut_at);
     }
 
+    /// [`Self::run`] from the lap end after sowing the counters of the
+    /// last hole of `entry` clockwise (whose lap the caller counted in the
+    /// statistics), that lap sown on the stretch's state.
+    #[inline(never)]
+    fn run_cw(&mut self, entry: &State) {
+        let cut_at = Self::cut_at(self.budget, entry.laps + 1);
+        self.stretch::<FROM_CW, false>(entry, entry.last, cut_at);
+    }
+
+    /// The kind of a clockwise lap from a clockwise hole at a lap end.
+    const CW_KIND: LapKind = if LANGO {
+        LapKind::LangoCw
+    } else {
+        LapKind::AcholiMidCw
+    };
+
+    /// `s` after the clockwise lap of its hole `l` from a clockwise hole
+    /// (not counted in the statistics): the hand it sowed.
+    #[inline(always)]
+    fn cw_lap(&self, s: &mut State, l: u8) -> u8 {
+        let n = s.take(self.hole_keys, l);
+        s.origin = l;
+        s.base = l;
+        s.kind = Self::CW_KIND;
+        s.lap(self.relay, prev(l), n, Dir::Cw);
+        debug_assert!(s.ends_in_capture());
+        n
+    }
+
+    /// The lap end after the clockwise lap of hole `l` of `s` (a clockwise
+    /// decision's stretch's start).
+    #[cold]
+    fn cw_lapped(&self, s: &State, l: u8) -> State {
+        let mut c = *s;
+        self.cw_lap(&mut c, l);
+        c
+    }
+
     /// [`Self::run`], inlined. `FIRST`: where the stretch's start (step 0)
     /// is: `entry` ([`FROM_ENTRY`]), or the lap end after lifting hole `h`
     /// of `entry` ([`FROM_LIFT`]) or after Lango's start capture at its
     /// front hole `h` ([`FROM_CAPTURE`]), that lap sown here on the relay
-    /// loop's locals; `OWN_FIRST`: counted in the statistics here with the
+    /// loop's locals, or after the clockwise lap of its clockwise hole `h`
+    /// ([`FROM_CW`]), sown on the stretch's state; `OWN_FIRST`: counted in the statistics here with the
     /// stretch's laps (a start's), else by the caller. `cut_at`: the
     /// budget's cut for a stretch that starts where this one does
     /// ([`Self::cut_at`]).
@@ -731,7 +780,7 @@ where
     ) {
         let relay = self.relay;
         let lift = FIRST == FROM_LIFT;
-        let sown = FIRST != FROM_ENTRY;
+        let sown = FIRST == FROM_LIFT || FIRST == FROM_CAPTURE;
         let mut s = *entry;
         // The first lap's hand (0 at the entry), and a start capture's
         // counters and hash change: the capture sets and the opponent's
@@ -745,11 +794,13 @@ where
                 let (fr, bk, taken) = s.take_column(&self.their16, self.opp_keys, h);
                 (Self::capture_hand(&s, h, fr, bk), (fr, bk, taken))
             }
+            FROM_CW => (self.cw_lap(&mut s, h), (0, 0, 0)),
             _ => (0, (0, 0, 0)),
         };
         // The laps and drops at the stretch's start, and where its
         // statistics count from.
-        let (start_laps, start_drops) = (entry.laps + sown as u32, entry.drops + hand as u32);
+        let first = FIRST != FROM_ENTRY;
+        let (start_laps, start_drops) = (entry.laps + first as u32, entry.drops + hand as u32);
         let (stat_laps, stat_drops) = if OWN_FIRST {
             (entry.laps, entry.drops)
         } else {
@@ -774,8 +825,33 @@ where
         let start = |g: &Self| match FIRST {
             FROM_LIFT => g.lifted(entry, h),
             FROM_CAPTURE => g.captured(entry, h),
+            FROM_CW => g.cw_lapped(entry, h),
             _ => *entry,
         };
+        // From step `FAR` on, an Acholi checkpoint also keeps its whole
+        // state in `snap` (such long stretches are rare), so that a hash match there
+        // is checked without replaying the stretch: the events from `far`
+        // on take the slow way (the budget's cut or a whole checkpoint).
+        // Lango's turns are seldom that long: it keeps the replay alone.
+        let far = if LANGO { cut_at } else { cut_at.min(FAR) };
+        let mut snap = MaybeUninit::<State>::uninit();
+        // The state at the checkpoint.
+        macro_rules! checkpoint {
+            () => {
+                if !LANGO && saved >= FAR {
+                    // SAFETY: `snap` is written at every checkpoint from
+                    // step `FAR` on, and `saved` is that checkpoint's step.
+                    let at = unsafe { snap.assume_init_read() };
+                    debug_assert!(
+                        self.replay(&start(self), saved).same_state(&at),
+                        "a whole checkpoint that its replay does not give"
+                    );
+                    at
+                } else {
+                    self.replay(&start(self), saved)
+                }
+            };
+        }
         'step: loop {
             // The top of a step, with the state in `s`.
             let v = s.at_last();
@@ -794,15 +870,18 @@ where
                 }
                 exits = Self::exits(&s);
                 left -= 1;
-                if s.hash == saved_hash && self.replay(&start(self), saved).same_state(&s) {
+                if s.hash == saved_hash && checkpoint!().same_state(&s) {
                     self.stats.cut_cycle += 1;
                     break;
                 }
                 if left == 0 {
                     let step = event;
-                    if step == cut_at {
-                        self.stats.cut_budget += 1;
-                        break;
+                    if step >= far {
+                        if step == cut_at {
+                            self.stats.cut_budget += 1;
+                            break;
+                        }
+                        snap.write(s);
                     }
                     saved = step;
                     saved_hash = s.hash;
@@ -937,17 +1016,20 @@ where
                 if hash == saved_hash {
                     let step = event - left;
                     sync(&mut s, &b, hash, last, origin, drops, front, step);
-                    if self.replay(&start(self), saved).same_state(&s) {
+                    if checkpoint!().same_state(&s) {
                         self.stats.cut_cycle += 1;
                         break 'step;
                     }
                 }
                 if left == 0 {
                     let step = event;
-                    if step == cut_at {
+                    if step >= far {
                         sync(&mut s, &b, hash, last, origin, drops, front, step);
-                        self.stats.cut_budget += 1;
-                        break 'step;
+                        if step == cut_at {
+                            self.stats.cut_budget += 1;
+                            break 'step;
+                        }
+                        snap.write(s);
                     }
                     saved = step;
                     saved_hash = hash;
@@ -1121,21 +1203,10 @@ where
                 // The relay's lap, sown by the option.
                 self.stats.drops += v as u64;
                 self.stats.laps += 1;
-                let mut cw = *s;
-                let n = cw.take(self.hole_keys, l);
-                cw.origin = l;
-                cw.base = l;
-                cw.kind = if LANGO {
-                    LapKind::LangoCw
-                } else {
-                    LapKind::AcholiMidCw
-                };
-                cw.lap(self.relay, prev(l), n, Dir::Cw);
-                debug_assert!(cw.ends_in_capture());
                 self.decide(
                     s,
                     &[
-                        Some(Opt::Run(Token::Plus, cw)),
+                        Some(Opt::Cw(Token::Plus)),
                         Some(Opt::Relay(Token::Minus)),
                         None,
                     ],
@@ -1179,6 +1250,7 @@ where
             }
             match opt {
                 Opt::Run(tok, s) => self.with_token(*tok, s),
+                Opt::Cw(tok) => self.on_path(*tok, |g| g.run_cw(pre)),
                 Opt::Relay(tok) => self.on_path(*tok, |g| g.run_relay(pre)),
                 Opt::Leave(s) => self.on_path(Token::Leave, |g| g.starts(s)),
             }
