@@ -1265,7 +1265,9 @@ where
         let (me, opp) = (self.pos.side.index(), 1 - self.pos.side.index());
         let pos = self.pos;
         let child = &mut self.child;
-        child.loops[me] = mine.store();
+        // The child's loops are 8 wide: the words past the first 16 holes
+        // stay empty.
+        mine.store_into(&mut child.loops[me]);
         (child.occupied[me], child.movable[me]) = mine.masks();
         // Captures only empty the opponent's holes; the sink does not
         // change the child, so they are those of the last child unless
