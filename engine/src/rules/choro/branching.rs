@@ -1149,9 +1149,31 @@ where
             let k = fr + bk;
             if LANGO {
                 if s.kind == LapKind::LangoCw {
-                    let mut again = *s;
-                    self.lap(&mut again, prev(s.base), k, Dir::Cw);
-                    if again.ends_in_capture() {
+                    // The again-clockwise lap of the `k` counters from the
+                    // hole before the base counts in the statistics whether
+                    // it is offered or not; it is built only if it ends in a
+                    // capture, which the counts tell (Lango's back row never
+                    // captures): its last hole is the base for a multiple
+                    // of 16, else the first hole it sows.
+                    let (q, r) = (k >> 4, k & 15);
+                    let last = if r == 0 {
+                        s.base
+                    } else {
+                        (s.base + LEN - r) & 15
+                    };
+                    let after = s.mine.get(last as usize) + q + (r != 0) as u8;
+                    let captures = after >= 2 && s.caps.0 >> last & 1 != 0;
+                    debug_assert!({
+                        let mut again = *s;
+                        again.lap(self.relay, prev(s.base), k, Dir::Cw);
+                        s.caps.1 == 0 && again.last == last && again.ends_in_capture() == captures
+                    });
+                    if !captures {
+                        self.stats.laps += 1;
+                        self.stats.drops += k as u64;
+                    } else {
+                        let mut again = *s;
+                        self.lap(&mut again, prev(s.base), k, Dir::Cw);
                         let mut normal = *s;
                         self.lango_sow(&mut normal, l, fr, bk);
                         self.counted(&normal, s.drops);
