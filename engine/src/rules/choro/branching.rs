@@ -11,12 +11,14 @@
 //! where a clockwise hole whose clockwise lap captures (a decision), a
 //! capture after a clockwise lap or an attack, a cycle test or a cut leaves
 //! that loop; a start's first lap (a lift, Lango's start capture) and a
-//! clockwise decision's relay option are sown on the loop's locals, and a
-//! capture after a relay by an out-of-line `capture`, which also updates
+//! clockwise decision's relay option are sown on the loop's locals, its
+//! clockwise option on the stretch's state from the decision point's, and
+//! a capture after a relay by an out-of-line `capture`, which also updates
 //! the opponent's holes and the capture sets (the facing column's counts
-//! read as bytes). A Brent
-//! checkpoint keeps the hash and the step alone; the whole state is found
-//! again by running the stretch from its start when a lap's hash equals it.
+//! read as bytes). A Brent checkpoint keeps the hash and the step alone
+//! (in Acholi, from the stretch's 64th step on, its whole state too); the
+//! whole state is found again by running the stretch from its start when a
+//! lap's hash equals it.
 //! It lists the same moves, in the same order, with the same children and
 //! statistics as the general generator (`ChoroGen`, the reference its test
 //! compares it with).
@@ -516,8 +518,7 @@ where
     /// offered or not).
     #[inline(always)]
     fn lap(&mut self, s: &mut State, first: u8, hand: u8, dir: Dir) {
-        self.stats.laps += 1;
-        self.stats.drops += hand as u64;
+        self.count_lap(hand);
         s.lap(self.relay, first, hand, dir);
     }
 
@@ -571,28 +572,38 @@ where
     /// `f` with `tok` on the path (a path too long is cut).
     #[inline(always)]
     fn on_path(&mut self, tok: Token, f: impl FnOnce(&mut Self)) {
+        self.on_path_or(tok, f, |_| {});
+    }
+
+    /// [`Self::on_path`], with `cut` run too where the path is cut.
+    #[inline(always)]
+    fn on_path_or(&mut self, tok: Token, f: impl FnOnce(&mut Self), cut: impl FnOnce(&mut Self)) {
         let mark = self.path.len();
         if self.path.push(tok) {
             f(self);
             self.path.truncate(mark);
         } else {
             self.stats.cut_overflow += 1;
+            cut(self);
         }
+    }
+
+    /// Count a lap of `hand` counters in the statistics.
+    #[inline(always)]
+    fn count_lap(&mut self, hand: u8) {
+        self.stats.laps += 1;
+        self.stats.drops += hand as u64;
     }
 
     /// Lift hole `h` (Driberg number `n`): a relay from it, the stretch's
     /// first lap, sown on its locals and counted with the stretch's laps.
     #[inline]
     fn start_ccw(&mut self, s: &State, h: u8, n: u8, cut_at: u32) {
-        let mark = self.path.len();
-        if self.path.push(Token::Lift(n)) {
-            self.stretch::<FROM_LIFT, true>(s, h, cut_at);
-            self.path.truncate(mark);
-        } else {
-            self.stats.cut_overflow += 1;
-            self.stats.drops += s.mine.get(h as usize) as u64;
-            self.stats.laps += 1;
-        }
+        self.on_path_or(
+            Token::Lift(n),
+            |g| g.stretch::<FROM_LIFT, true>(s, h, cut_at),
+            |g| g.count_lap(s.mine.get(h as usize)),
+        );
     }
 
     /// The lap end after lifting hole `h` of `s` (a start's first lap).
@@ -626,17 +637,15 @@ where
     /// stretch's laps.
     #[inline]
     fn start_capture(&mut self, s: &State, f: u8, n: u8, cut_at: u32) {
-        let mark = self.path.len();
-        if self.path.push(Token::StartCapture(n)) {
-            self.stretch::<FROM_CAPTURE, true>(s, f, cut_at);
-            self.path.truncate(mark);
-        } else {
-            self.stats.cut_overflow += 1;
-            let [of, ob] = FACING[f as usize & 15];
-            let (fr, bk) = (self.their16.get(of as usize), self.their16.get(ob as usize));
-            self.stats.drops += Self::capture_hand(s, f, fr, bk) as u64;
-            self.stats.laps += 1;
-        }
+        self.on_path_or(
+            Token::StartCapture(n),
+            |g| g.stretch::<FROM_CAPTURE, true>(s, f, cut_at),
+            |g| {
+                let [of, ob] = FACING[f as usize & 15];
+                let (fr, bk) = (g.their16.get(of as usize), g.their16.get(ob as usize));
+                g.count_lap(Self::capture_hand(s, f, fr, bk));
+            },
+        );
     }
 
     /// The hand of Lango's increment sowing at the mover's hole `l` of `s`
@@ -1169,8 +1178,7 @@ where
                         s.caps.1 == 0 && again.last == last && again.ends_in_capture() == captures
                     });
                     if !captures {
-                        self.stats.laps += 1;
-                        self.stats.drops += k as u64;
+                        self.count_lap(k);
                     } else {
                         let mut again = *s;
                         self.lap(&mut again, prev(s.base), k, Dir::Cw);
