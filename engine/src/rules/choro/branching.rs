@@ -11,12 +11,14 @@
 //! where a clockwise hole whose clockwise lap captures (a decision), a
 //! capture after a clockwise lap or an attack, a cycle test or a cut leaves
 //! that loop; a start's first lap (a lift, Lango's start capture) and a
-//! clockwise decision's relay option are sown on the loop's locals, and a
-//! capture after a relay by an out-of-line `capture`, which also updates
+//! clockwise decision's relay option are sown on the loop's locals, its
+//! clockwise option on the stretch's state from the decision point's, and
+//! a capture after a relay by an out-of-line `capture`, which also updates
 //! the opponent's holes and the capture sets (the facing column's counts
-//! read as bytes). A Brent
-//! checkpoint keeps the hash and the step alone; the whole state is found
-//! again by running the stretch from its start when a lap's hash equals it.
+//! read as bytes). A Brent checkpoint keeps the hash and the step alone
+//! (in Acholi, from the stretch's 64th step on, its whole state too); the
+//! whole state is found again by running the stretch from its start when a
+//! lap's hash equals it.
 //! It lists the same moves, in the same order, with the same children and
 //! statistics as the general generator (`ChoroGen`, the reference its test
 //! compares it with).
@@ -366,16 +368,26 @@ impl State {
 
 /// Where a stretch starts ([`Gen::stretch`]): at its entry state, or with
 /// a first lap it sows on the relay loop's locals from the entry: a lift,
-/// or Lango's start capture.
+/// or Lango's start capture; or with a first lap it sows on its state: a
+/// clockwise decision's clockwise lap.
 const FROM_ENTRY: u8 = 0;
 const FROM_LIFT: u8 = 1;
 const FROM_CAPTURE: u8 = 2;
+const FROM_CW: u8 = 3;
+
+/// The step of a stretch from which its Brent checkpoints keep their
+/// whole state ([`Gen::stretch`]).
+const FAR: u32 = 64;
 
 /// One option at a decision point.
 #[derive(Copy, Clone)]
 enum Opt {
     /// Take this token and go on from this lap end.
     Run(Token, State),
+    /// Take this token and sow the counters of the decision point's last
+    /// hole clockwise (a clockwise decision's capturing lap), from the
+    /// decision point's state.
+    Cw(Token),
     /// Take this token and relay the counters of the decision point's last
     /// hole: the stretch's first lap, sown on its locals from the decision
     /// point's state.
@@ -506,72 +518,92 @@ where
     /// offered or not).
     #[inline(always)]
     fn lap(&mut self, s: &mut State, first: u8, hand: u8, dir: Dir) {
-        self.stats.laps += 1;
-        self.stats.drops += hand as u64;
+        self.count_lap(hand);
         s.lap(self.relay, first, hand, dir);
     }
 
     /// Every way to begin the turn (or, in Acholi, to go on after a leave).
     fn starts(&mut self, s: &State) {
         let (occupied, movable) = s.mine.masks();
+        // Every start's stretch begins after one lap: the budget's cut is
+        // the same for all of them.
+        let cut_at = Self::cut_at(self.budget, s.laps + 1);
         if LANGO {
             if OPEN {
                 let ab = 1 << geometry::pos_of_number(1, W) | 1 << geometry::pos_of_number(2, W);
-                self.each_hole(movable & ab, |g, h, n| g.start_ccw(s, h, n));
+                self.each_hole(movable & ab, |g, h, n| g.start_ccw(s, h, n, cut_at));
                 return;
             }
             let caps = lango::start_captures(occupied, s.opp_occ, W);
             if caps != 0 {
-                self.each_hole(caps, |g, f, n| g.start_capture(s, f, n));
+                self.each_hole(caps, |g, f, n| g.start_capture(s, f, n, cut_at));
                 return;
             }
-            self.each_hole(movable, |g, h, n| g.start_ccw(s, h, n));
+            self.each_hole(movable, |g, h, n| g.start_ccw(s, h, n, cut_at));
             let base = geometry::lango_base(W);
             self.each_hole(movable & base, |g, h, n| {
-                g.start_cw(s, h, n, LapKind::LangoCw)
+                g.start_cw(s, h, n, LapKind::LangoCw, cut_at)
             });
         } else {
             let ccw = if OPEN { movable & 0xff } else { movable };
-            self.each_hole(ccw, |g, h, n| g.start_ccw(s, h, n));
+            self.each_hole(ccw, |g, h, n| g.start_ccw(s, h, n, cut_at));
             let att = movable & acholi::attack_holes(W, OPEN);
-            self.each_hole(att, |g, h, n| g.start_cw(s, h, n, LapKind::AcholiAttack));
+            self.each_hole(att, |g, h, n| {
+                g.start_cw(s, h, n, LapKind::AcholiAttack, cut_at)
+            });
         }
     }
 
-    /// Run the turn from lap end `s` with `tok` on the path; `INLINE`: with
-    /// the stretch inlined (a start, where the node's loop over its starts
-    /// keeps the stretch's set-up), else through [`Self::run`] (an option).
+    /// The budget cuts at the top of the step where the turn's laps pass
+    /// it: after this many steps of a stretch that starts after
+    /// `start_laps` laps (0: at once).
     #[inline(always)]
-    fn with_token<const INLINE: bool>(&mut self, tok: Token, s: &State) {
-        self.on_path(tok, |g| {
-            if INLINE {
-                g.stretch::<FROM_ENTRY>(s, 0);
-            } else {
-                g.run(s);
-            }
-        });
+    fn cut_at(budget: u32, start_laps: u32) -> u32 {
+        budget.saturating_add(1).saturating_sub(start_laps)
+    }
+
+    /// Run the turn from lap end `s` with `tok` on the path through
+    /// [`Self::run`] (an option).
+    #[inline(always)]
+    fn with_token(&mut self, tok: Token, s: &State) {
+        self.on_path(tok, |g| g.run(s));
     }
 
     /// `f` with `tok` on the path (a path too long is cut).
     #[inline(always)]
     fn on_path(&mut self, tok: Token, f: impl FnOnce(&mut Self)) {
+        self.on_path_or(tok, f, |_| {});
+    }
+
+    /// [`Self::on_path`], with `cut` run too where the path is cut.
+    #[inline(always)]
+    fn on_path_or(&mut self, tok: Token, f: impl FnOnce(&mut Self), cut: impl FnOnce(&mut Self)) {
         let mark = self.path.len();
         if self.path.push(tok) {
             f(self);
             self.path.truncate(mark);
         } else {
             self.stats.cut_overflow += 1;
+            cut(self);
         }
     }
 
-    /// Lift hole `h` (Driberg number `n`): a relay from it, the stretch's
-    /// first lap, sown on its locals.
-    #[inline]
-    fn start_ccw(&mut self, s: &State, h: u8, n: u8) {
-        let v = s.mine.get(h as usize);
-        self.stats.drops += v as u64;
+    /// Count a lap of `hand` counters in the statistics.
+    #[inline(always)]
+    fn count_lap(&mut self, hand: u8) {
         self.stats.laps += 1;
-        self.on_path(Token::Lift(n), |g| g.stretch::<FROM_LIFT>(s, h));
+        self.stats.drops += hand as u64;
+    }
+
+    /// Lift hole `h` (Driberg number `n`): a relay from it, the stretch's
+    /// first lap, sown on its locals and counted with the stretch's laps.
+    #[inline]
+    fn start_ccw(&mut self, s: &State, h: u8, n: u8, cut_at: u32) {
+        self.on_path_or(
+            Token::Lift(n),
+            |g| g.stretch::<FROM_LIFT, true>(s, h, cut_at),
+            |g| g.count_lap(s.mine.get(h as usize)),
+        );
     }
 
     /// The lap end after lifting hole `h` of `s` (a start's first lap).
@@ -586,7 +618,7 @@ where
 
     /// A clockwise first lap from a base hole, offered only if it captures.
     #[inline]
-    fn start_cw(&mut self, s: &State, h: u8, n: u8, kind: LapKind) {
+    fn start_cw(&mut self, s: &State, h: u8, n: u8, kind: LapKind, cut_at: u32) {
         let mut c = *s;
         let v = c.take(self.hole_keys, h);
         c.origin = h;
@@ -594,24 +626,37 @@ where
         c.kind = kind;
         self.lap(&mut c, prev(h), v, Dir::Cw);
         if c.ends_in_capture() {
-            self.with_token::<true>(Token::Clockwise(n), &c);
+            self.on_path(Token::Clockwise(n), |g| {
+                g.stretch::<FROM_ENTRY, false>(&c, 0, cut_at)
+            });
         }
     }
 
     /// Lango's compulsory start capture at front hole `f` (RULINGS 5): the
-    /// stretch's first lap, sown on its locals.
+    /// stretch's first lap, sown on its locals and counted with the
+    /// stretch's laps.
     #[inline]
-    fn start_capture(&mut self, s: &State, f: u8, n: u8) {
-        let [of, ob] = FACING[f as usize & 15];
-        let (fr, bk) = (self.their16.get(of as usize), self.their16.get(ob as usize));
-        let hand = if fr == 1 && bk == 0 {
-            s.mine.get(f as usize) + 1
+    fn start_capture(&mut self, s: &State, f: u8, n: u8, cut_at: u32) {
+        self.on_path_or(
+            Token::StartCapture(n),
+            |g| g.stretch::<FROM_CAPTURE, true>(s, f, cut_at),
+            |g| {
+                let [of, ob] = FACING[f as usize & 15];
+                let (fr, bk) = (g.their16.get(of as usize), g.their16.get(ob as usize));
+                g.count_lap(Self::capture_hand(s, f, fr, bk));
+            },
+        );
+    }
+
+    /// The hand of Lango's increment sowing at the mover's hole `l` of `s`
+    /// after a capture of `fr` and `bk` counters (front and back).
+    #[inline(always)]
+    fn capture_hand(s: &State, l: u8, fr: u8, bk: u8) -> u8 {
+        if fr == 1 && bk == 0 {
+            s.mine.get(l as usize) + 1
         } else {
             fr + bk
-        };
-        self.stats.drops += hand as u64;
-        self.stats.laps += 1;
-        self.on_path(Token::StartCapture(n), |g| g.stretch::<FROM_CAPTURE>(s, f));
+        }
     }
 
     /// The lap end after Lango's start capture at front hole `f` of `s`.
@@ -675,7 +720,8 @@ where
     /// the steps.
     #[inline(never)]
     fn run(&mut self, entry: &State) {
-        self.stretch::<FROM_ENTRY>(entry, 0);
+        let cut_at = Self::cut_at(self.budget, entry.laps);
+        self.stretch::<FROM_ENTRY, false>(entry, 0, cut_at);
     }
 
     /// [`Self::run`] from the lap end after relaying the counters of the
@@ -683,22 +729,67 @@ where
     /// statistics), that relay sown on the stretch's locals.
     #[inline(never)]
     fn run_relay(&mut self, entry: &State) {
-        self.stretch::<FROM_LIFT>(entry, entry.last);
+        let cut_at = Self::cut_at(self.budget, entry.laps + 1);
+        self.stretch::<FROM_LIFT, false>(entry, entry.last, cut_at);
+    }
+
+    /// [`Self::run`] from the lap end after sowing the counters of the
+    /// last hole of `entry` clockwise (whose lap the caller counted in the
+    /// statistics), that lap sown on the stretch's state.
+    #[inline(never)]
+    fn run_cw(&mut self, entry: &State) {
+        let cut_at = Self::cut_at(self.budget, entry.laps + 1);
+        self.stretch::<FROM_CW, false>(entry, entry.last, cut_at);
+    }
+
+    /// The kind of a clockwise lap from a clockwise hole at a lap end.
+    const CW_KIND: LapKind = if LANGO {
+        LapKind::LangoCw
+    } else {
+        LapKind::AcholiMidCw
+    };
+
+    /// `s` after the clockwise lap of its hole `l` from a clockwise hole
+    /// (not counted in the statistics): the hand it sowed.
+    #[inline(always)]
+    fn cw_lap(&self, s: &mut State, l: u8) -> u8 {
+        let n = s.take(self.hole_keys, l);
+        s.origin = l;
+        s.base = l;
+        s.kind = Self::CW_KIND;
+        s.lap(self.relay, prev(l), n, Dir::Cw);
+        debug_assert!(s.ends_in_capture());
+        n
+    }
+
+    /// The lap end after the clockwise lap of hole `l` of `s` (a clockwise
+    /// decision's stretch's start).
+    #[cold]
+    fn cw_lapped(&self, s: &State, l: u8) -> State {
+        let mut c = *s;
+        self.cw_lap(&mut c, l);
+        c
     }
 
     /// [`Self::run`], inlined. `FIRST`: where the stretch's start (step 0)
     /// is: `entry` ([`FROM_ENTRY`]), or the lap end after lifting hole `h`
     /// of `entry` ([`FROM_LIFT`]) or after Lango's start capture at its
-    /// front hole `h` ([`FROM_CAPTURE`]), that lap (which the caller
-    /// counted in the statistics) sown here on the relay loop's locals.
+    /// front hole `h` ([`FROM_CAPTURE`]), that lap sown here on the relay
+    /// loop's locals, or after the clockwise lap of its clockwise hole `h`
+    /// ([`FROM_CW`]), sown on the stretch's state; `OWN_FIRST`: counted in the statistics here with the
+    /// stretch's laps (a start's), else by the caller. `cut_at`: the
+    /// budget's cut for a stretch that starts where this one does
+    /// ([`Self::cut_at`]).
     #[inline(always)]
-    fn stretch<const FIRST: u8>(&mut self, entry: &State, h: u8) {
-        if self.stop {
-            return;
-        }
+    fn stretch<const FIRST: u8, const OWN_FIRST: bool>(
+        &mut self,
+        entry: &State,
+        h: u8,
+        cut_at: u32,
+    ) {
         let relay = self.relay;
         let lift = FIRST == FROM_LIFT;
-        let sown = FIRST != FROM_ENTRY;
+        let sown = FIRST == FROM_LIFT || FIRST == FROM_CAPTURE;
         let mut s = *entry;
         // The first lap's hand (0 at the entry), and a start capture's
         // counters and hash change: the capture sets and the opponent's
@@ -710,22 +801,26 @@ where
             }
             FROM_CAPTURE => {
                 let (fr, bk, taken) = s.take_column(&self.their16, self.opp_keys, h);
-                let hand = if fr == 1 && bk == 0 {
-                    s.mine.get(h as usize) + 1
-                } else {
-                    fr + bk
-                };
-                (hand, (fr, bk, taken))
+                (Self::capture_hand(&s, h, fr, bk), (fr, bk, taken))
             }
+            FROM_CW => (self.cw_lap(&mut s, h), (0, 0, 0)),
             _ => (0, (0, 0, 0)),
         };
-        // The laps and drops at the stretch's start.
-        let (start_laps, start_drops) = (entry.laps + sown as u32, entry.drops + hand as u32);
-        // The budget cuts at the top of the step where the turn's laps pass
-        // it: after `cut_at` steps.
-        let cut_at = self.budget.saturating_add(1).saturating_sub(start_laps);
-        if cut_at == 0 {
-            self.stats.cut_budget += 1;
+        // The laps and drops at the stretch's start, and where its
+        // statistics count from.
+        let first = FIRST != FROM_ENTRY;
+        let (start_laps, start_drops) = (entry.laps + first as u32, entry.drops + hand as u32);
+        let (stat_laps, stat_drops) = if OWN_FIRST {
+            (entry.laps, entry.drops)
+        } else {
+            (start_laps, start_drops)
+        };
+        if self.stop || cut_at == 0 {
+            if !self.stop {
+                self.stats.cut_budget += 1;
+            }
+            self.stats.laps += (start_laps - stat_laps) as u64;
+            self.stats.drops += (start_drops - stat_drops) as u64;
             return;
         }
         let mut exits = Self::exits(&s);
@@ -739,8 +834,33 @@ where
         let start = |g: &Self| match FIRST {
             FROM_LIFT => g.lifted(entry, h),
             FROM_CAPTURE => g.captured(entry, h),
+            FROM_CW => g.cw_lapped(entry, h),
             _ => *entry,
         };
+        // From step `FAR` on, an Acholi checkpoint also keeps its whole
+        // state in `snap` (such long stretches are rare), so that a hash match there
+        // is checked without replaying the stretch: the events from `far`
+        // on take the slow way (the budget's cut or a whole checkpoint).
+        // Lango's turns are seldom that long: it keeps the replay alone.
+        let far = if LANGO { cut_at } else { cut_at.min(FAR) };
+        let mut snap = MaybeUninit::<State>::uninit();
+        // The state at the checkpoint.
+        macro_rules! checkpoint {
+            () => {
+                if !LANGO && saved >= FAR {
+                    // SAFETY: `snap` is written at every checkpoint from
+                    // step `FAR` on, and `saved` is that checkpoint's step.
+                    let at = unsafe { snap.assume_init_read() };
+                    debug_assert!(
+                        self.replay(&start(self), saved).same_state(&at),
+                        "a whole checkpoint that its replay does not give"
+                    );
+                    at
+                } else {
+                    self.replay(&start(self), saved)
+                }
+            };
+        }
         'step: loop {
             // The top of a step, with the state in `s`.
             let v = s.at_last();
@@ -759,15 +879,18 @@ where
                 }
                 exits = Self::exits(&s);
                 left -= 1;
-                if s.hash == saved_hash && self.replay(&start(self), saved).same_state(&s) {
+                if s.hash == saved_hash && checkpoint!().same_state(&s) {
                     self.stats.cut_cycle += 1;
                     break;
                 }
                 if left == 0 {
                     let step = event;
-                    if step == cut_at {
-                        self.stats.cut_budget += 1;
-                        break;
+                    if step >= far {
+                        if step == cut_at {
+                            self.stats.cut_budget += 1;
+                            break;
+                        }
+                        snap.write(s);
                     }
                     saved = step;
                     saved_hash = s.hash;
@@ -902,17 +1025,20 @@ where
                 if hash == saved_hash {
                     let step = event - left;
                     sync(&mut s, &b, hash, last, origin, drops, front, step);
-                    if self.replay(&start(self), saved).same_state(&s) {
+                    if checkpoint!().same_state(&s) {
                         self.stats.cut_cycle += 1;
                         break 'step;
                     }
                 }
                 if left == 0 {
                     let step = event;
-                    if step == cut_at {
+                    if step >= far {
                         sync(&mut s, &b, hash, last, origin, drops, front, step);
-                        self.stats.cut_budget += 1;
-                        break 'step;
+                        if step == cut_at {
+                            self.stats.cut_budget += 1;
+                            break 'step;
+                        }
+                        snap.write(s);
                     }
                     saved = step;
                     saved_hash = hash;
@@ -929,8 +1055,8 @@ where
                 }
             }
         }
-        self.stats.laps += (s.laps - start_laps) as u64;
-        self.stats.drops += (s.drops - start_drops) as u64;
+        self.stats.laps += (s.laps - stat_laps) as u64;
+        self.stats.drops += (s.drops - stat_drops) as u64;
     }
 
     /// A capture at lap end `last` of a stretch of relays, on the relay
@@ -1032,9 +1158,30 @@ where
             let k = fr + bk;
             if LANGO {
                 if s.kind == LapKind::LangoCw {
-                    let mut again = *s;
-                    self.lap(&mut again, prev(s.base), k, Dir::Cw);
-                    if again.ends_in_capture() {
+                    // The again-clockwise lap of the `k` counters from the
+                    // hole before the base counts in the statistics whether
+                    // it is offered or not; it is built only if it ends in a
+                    // capture, which the counts tell (Lango's back row never
+                    // captures): its last hole is the base for a multiple
+                    // of 16, else the first hole it sows.
+                    let (q, r) = (k >> 4, k & 15);
+                    let last = if r == 0 {
+                        s.base
+                    } else {
+                        (s.base + LEN - r) & 15
+                    };
+                    let after = s.mine.get(last as usize) + q + (r != 0) as u8;
+                    let captures = after >= 2 && s.caps.0 >> last & 1 != 0;
+                    debug_assert!({
+                        let mut again = *s;
+                        again.lap(self.relay, prev(s.base), k, Dir::Cw);
+                        s.caps.1 == 0 && again.last == last && again.ends_in_capture() == captures
+                    });
+                    if !captures {
+                        self.count_lap(k);
+                    } else {
+                        let mut again = *s;
+                        self.lap(&mut again, prev(s.base), k, Dir::Cw);
                         let mut normal = *s;
                         self.lango_sow(&mut normal, l, fr, bk);
                         self.counted(&normal, s.drops);
@@ -1086,21 +1233,10 @@ where
                 // The relay's lap, sown by the option.
                 self.stats.drops += v as u64;
                 self.stats.laps += 1;
-                let mut cw = *s;
-                let n = cw.take(self.hole_keys, l);
-                cw.origin = l;
-                cw.base = l;
-                cw.kind = if LANGO {
-                    LapKind::LangoCw
-                } else {
-                    LapKind::AcholiMidCw
-                };
-                cw.lap(self.relay, prev(l), n, Dir::Cw);
-                debug_assert!(cw.ends_in_capture());
                 self.decide(
                     s,
                     &[
-                        Some(Opt::Run(Token::Plus, cw)),
+                        Some(Opt::Cw(Token::Plus)),
                         Some(Opt::Relay(Token::Minus)),
                         None,
                     ],
@@ -1143,7 +1279,8 @@ where
                 break;
             }
             match opt {
-                Opt::Run(tok, s) => self.with_token::<false>(*tok, s),
+                Opt::Run(tok, s) => self.with_token(*tok, s),
+                Opt::Cw(tok) => self.on_path(*tok, |g| g.run_cw(pre)),
                 Opt::Relay(tok) => self.on_path(*tok, |g| g.run_relay(pre)),
                 Opt::Leave(s) => self.on_path(Token::Leave, |g| g.starts(s)),
             }
@@ -1158,7 +1295,9 @@ where
         let (me, opp) = (self.pos.side.index(), 1 - self.pos.side.index());
         let pos = self.pos;
         let child = &mut self.child;
-        child.loops[me] = mine.store();
+        // The child's loops are 8 wide: the words past the first 16 holes
+        // stay empty.
+        mine.store_into(&mut child.loops[me]);
         (child.occupied[me], child.movable[me]) = mine.masks();
         // Captures only empty the opponent's holes; the sink does not
         // change the child, so they are those of the last child unless
