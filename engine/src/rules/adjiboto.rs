@@ -3,6 +3,7 @@
 
 use super::{GenStats, LapBoard, LapRecord, MoveInfo};
 use crate::board::{zobrist, AdjHistory, Position};
+use crate::perft::PerftCount;
 use crate::types::geometry::{adj_pos, ADJ_HOLES};
 use crate::types::moves::{Move, Token};
 use crate::types::packed::{masks_low16, Loop};
@@ -216,12 +217,40 @@ pub(crate) trait ChildOut {
     /// Whether each slot is a fresh copy of the parent (the side and ply
     /// then written for every move), not the last move's child.
     const FRESH: bool;
+    /// Whether [`ChildOut::keyed`] is wanted: perft hands each child's
+    /// history key to the child's own generation, which then need not
+    /// compute it.
+    const KEYED: bool = false;
     /// Where the next move's child is built: a position equal to the parent
     /// in every field but side, ply, stores, ring, masks, history and hash,
     /// which the generator writes (the side and ply once, unless `FRESH`).
     fn slot(&mut self) -> &mut Position;
+    /// The history key of the child built in the last slot, before its
+    /// [`ChildOut::made`] (only where `KEYED`).
+    #[inline(always)]
+    fn keyed(&mut self, _key: HistKey) {}
     /// The child built in the last slot is reached by `mv`; false stops.
     fn made(&mut self, mv: &Move, info: MoveInfo) -> bool;
+}
+
+/// A position's opening-history term of its hash (`zobrist::hist_key` of
+/// both sides' histories) and what it is the splitmix of: the generator
+/// derives each child's from these, and perft carries a child's to the
+/// child's own generation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct HistKey {
+    input: u64,
+    key: u64,
+}
+
+impl HistKey {
+    pub(crate) fn of(pos: &Position) -> HistKey {
+        let input = zobrist::hist_input([pos.hist[0].0, pos.hist[1].0]);
+        HistKey {
+            input,
+            key: zobrist::hist_key_of_input(input),
+        }
+    }
 }
 
 /// [`ChildOut`] for [`generate`]: one child aside, rewritten by each move
@@ -262,6 +291,14 @@ where
 /// children list writes it straight into the list).
 #[inline(always)]
 pub(crate) fn generate_into<C: ChildOut>(pos: &Position, out: &mut C) -> GenStats {
+    generate_keyed(pos, None, out)
+}
+
+/// [`generate_into`] with the history key of `pos` known where `key` is
+/// `Some` (it is then `HistKey::of(pos)`).
+#[inline(always)]
+fn generate_keyed<C: ChildOut>(pos: &Position, key: Option<HistKey>, out: &mut C) -> GenStats {
+    debug_assert!(key.is_none_or(|k| k == HistKey::of(pos)));
     let s = pos.side.index();
     let first_move = pos.hist[0].is_empty() && pos.hist[1].is_empty();
     // The child's hash is the parent's, moved by the lap, the captures and
@@ -282,13 +319,16 @@ pub(crate) fn generate_into<C: ChildOut>(pos: &Position, out: &mut C) -> GenStat
     let slot = 3 + 3 * hist_len;
     debug_assert!(!grows || hist >> slot == 0);
     let shift = zobrist::HIST_SHIFT[s];
-    let input0 = zobrist::hist_input([pos.hist[0].0, pos.hist[1].0]);
+    let input0 = match key {
+        Some(k) => k.input,
+        None => zobrist::hist_input([pos.hist[0].0, pos.hist[1].0]),
+    };
     let others = input0 ^ ((hist ^ next_hist) as u64) << shift;
     let entry = slot + shift;
-    let hist0 = if grows {
-        zobrist::hist_key_of_input(input0)
-    } else {
-        0
+    let hist0 = match key {
+        Some(k) => k.key,
+        None if grows || C::KEYED => zobrist::hist_key_of_input(input0),
+        None => 0,
     };
     let ring0 = pos.loops[0].low16();
     let counts = ring0.to_le_bytes();
@@ -335,12 +375,16 @@ pub(crate) fn generate_into<C: ChildOut>(pos: &Position, out: &mut C) -> GenStat
         }
         child.loops[0] = Loop::from_low16(ring);
         (child.occupied[0], child.movable[0]) = masks_low16(ring);
+        let mut child_key = HistKey {
+            input: input0,
+            key: hist0,
+        };
         if grows {
             let h = next_hist | (n as u32) << slot;
             child.hist[s] = AdjHistory(h);
-            hash = hash
-                .wrapping_add(zobrist::hist_key_of_input(others ^ (n as u64) << entry))
-                .wrapping_sub(hist0);
+            child_key.input = others ^ (n as u64) << entry;
+            child_key.key = zobrist::hist_key_of_input(child_key.input);
+            hash = hash.wrapping_add(child_key.key).wrapping_sub(hist0);
         }
         child.hash = hash;
         debug_assert_eq!(child.hist[s], pos.hist[s].push(n));
@@ -363,6 +407,9 @@ pub(crate) fn generate_into<C: ChildOut>(pos: &Position, out: &mut C) -> GenStat
             laps: 1,
             drops: hand as u32,
         };
+        if C::KEYED {
+            out.keyed(child_key);
+        }
         if !out.made(&mv, info) {
             break;
         }
@@ -373,6 +420,219 @@ pub(crate) fn generate_into<C: ChildOut>(pos: &Position, out: &mut C) -> GenStat
         drops,
         ..GenStats::default()
     }
+}
+
+/// The most moves an Adjiboto position has: one a hole of the mover's.
+const MOST_MOVES: usize = 5;
+
+/// Perft of `pos` to `depth` (at least 1), its children not merged with
+/// each other (as `perft::walk` counts a node: `paths` every legal move as
+/// enumerated, `unique` the children merged by resulting position at every
+/// node below); what the generator did is added to `stats`.
+pub(crate) fn perft(pos: &Position, depth: u32, stats: &mut GenStats) -> PerftCount {
+    debug_assert!(depth >= 1);
+    // One child slot a depth. Every field the generator does not write is
+    // the same in every position of the perft, the histories but for the
+    // mover's when it grows: `node` writes both each node.
+    let mut slots = vec![*pos; depth as usize - 1];
+    node(pos, HistKey::of(pos), depth, &mut slots, stats)
+}
+
+/// [`perft`] of `pos`, whose history key is `key`, with a child slot for
+/// each depth below it in `slots`.
+fn node(
+    pos: &Position,
+    key: HistKey,
+    depth: u32,
+    slots: &mut [Position],
+    stats: &mut GenStats,
+) -> PerftCount {
+    let Some((slot, rest)) = slots.split_first_mut() else {
+        return leaves(pos, key, stats);
+    };
+    slot.hist = pos.hist;
+    let mut walk = Walk {
+        parent: pos,
+        slot,
+        rest,
+        depth,
+        stats,
+        key,
+        hashes: [0; MOST_MOVES],
+        below: [0; MOST_MOVES],
+        index: [0; MOST_MOVES],
+        walked: 0,
+        made: 0,
+        total: PerftCount::default(),
+    };
+    let s = generate_keyed(pos, Some(key), &mut walk);
+    let total = walk.total;
+    stats.add(&s);
+    total
+}
+
+/// [`ChildOut`] for [`node`]: each child is walked as the generator makes
+/// it, in the depth's slot. A child whose hash is that of a child walked
+/// before it (at most four) is compared whole with that one, made again,
+/// and if they are the same position it adds that one's paths and nothing
+/// to the unique count, as `perft::children` would have merged them.
+struct Walk<'a> {
+    parent: &'a Position,
+    slot: &'a mut Position,
+    rest: &'a mut [Position],
+    depth: u32,
+    stats: &'a mut GenStats,
+    /// The last child's history key.
+    key: HistKey,
+    /// The children walked: hash, paths below and index in generation
+    /// order; `walked` of them, of `made` children.
+    hashes: [u64; MOST_MOVES],
+    below: [u64; MOST_MOVES],
+    index: [u8; MOST_MOVES],
+    walked: usize,
+    made: u8,
+    total: PerftCount,
+}
+
+impl ChildOut for Walk<'_> {
+    const FRESH: bool = false;
+    const KEYED: bool = true;
+    #[inline(always)]
+    fn slot(&mut self) -> &mut Position {
+        self.slot
+    }
+    #[inline(always)]
+    fn keyed(&mut self, key: HistKey) {
+        self.key = key;
+    }
+    #[inline(always)]
+    fn made(&mut self, _: &Move, _: MoveInfo) -> bool {
+        let child = &*self.slot;
+        debug_assert!(Position {
+            side: child.side,
+            ply: child.ply,
+            stores: child.stores,
+            loops: [child.loops[0], self.parent.loops[1]],
+            occupied: [child.occupied[0], self.parent.occupied[1]],
+            movable: [child.movable[0], self.parent.movable[1]],
+            hist: child.hist,
+            hash: child.hash,
+            ..*self.parent
+        }
+        .eq(child));
+        let (h, w) = (child.hash, self.walked);
+        let i = self.made;
+        self.made += 1;
+        if self.hashes[..w].contains(&h) {
+            if let Some(paths) = walked_before(
+                self.parent,
+                &self.hashes[..w],
+                &self.below[..w],
+                &self.index[..w],
+                child,
+            ) {
+                self.total.paths += paths;
+                return true;
+            }
+        }
+        let c = node(child, self.key, self.depth - 1, self.rest, self.stats);
+        self.hashes[w] = h;
+        self.below[w] = c.paths;
+        self.index[w] = i;
+        self.walked = w + 1;
+        self.total.paths += c.paths;
+        self.total.unique += c.unique;
+        true
+    }
+}
+
+/// The paths below the child of `pos` walked before (of hashes `hashes`,
+/// paths `below` and generation indices `index`) that is the same position
+/// as `child`, if there is one.
+#[cold]
+fn walked_before(
+    pos: &Position,
+    hashes: &[u64],
+    below: &[u64],
+    index: &[u8],
+    child: &Position,
+) -> Option<u64> {
+    (0..hashes.len())
+        .filter(|&w| hashes[w] == child.hash)
+        .find(|&w| {
+            let mut k = 0;
+            let mut same = false;
+            generate(pos, |_, p, _| {
+                if k < index[w] {
+                    k += 1;
+                    return true;
+                }
+                same = p.same_state(child);
+                false
+            });
+            same
+        })
+        .map(|w| below[w])
+}
+
+/// [`ChildOut`] for [`leaves`]: only each child's hash is kept.
+struct Hashes<'a> {
+    slot: &'a mut Position,
+    hashes: [u64; MOST_MOVES],
+    n: usize,
+}
+
+impl ChildOut for Hashes<'_> {
+    const FRESH: bool = false;
+    #[inline(always)]
+    fn slot(&mut self) -> &mut Position {
+        self.slot
+    }
+    #[inline(always)]
+    fn made(&mut self, _: &Move, _: MoveInfo) -> bool {
+        self.hashes[self.n] = self.slot.hash;
+        self.n += 1;
+        true
+    }
+}
+
+/// [`perft`] at depth 1: the children counted from their hashes alone when
+/// no two are equal (then no two children are the same position); else
+/// made again and compared whole.
+fn leaves(pos: &Position, key: HistKey, stats: &mut GenStats) -> PerftCount {
+    let mut child = *pos;
+    let mut out = Hashes {
+        slot: &mut child,
+        hashes: [0; MOST_MOVES],
+        n: 0,
+    };
+    let s = generate_keyed(pos, Some(key), &mut out);
+    stats.add(&s);
+    let (hashes, n) = (out.hashes, out.n);
+    let distinct = (1..n).all(|r| !hashes[..r].contains(&hashes[r]));
+    PerftCount {
+        paths: n as u64,
+        unique: if distinct {
+            n as u64
+        } else {
+            leaves_merged(pos)
+        },
+    }
+}
+
+/// The number of distinct children of `pos`, compared whole.
+#[cold]
+fn leaves_merged(pos: &Position) -> u64 {
+    let mut kept = [*pos; MOST_MOVES];
+    let mut n = 0;
+    generate(pos, |_, child, _| {
+        if !kept[..n].iter().any(|c| c.same_state(child)) {
+            kept[n] = *child;
+            n += 1;
+        }
+        true
+    });
+    n as u64
 }
 
 /// The one lap of Adjiboto move `m`, with the ring it leaves before the
