@@ -313,11 +313,12 @@ fn generate_keyed<C: ChildOut>(pos: &Position, key: Option<HistKey>, out: &mut C
     let grows = hist_len < 5;
     // The child's history is `next_hist` with the hole in the free entry
     // at `slot` (a history's entries past its length are 0, as `push`
-    // leaves them); the history key's input is then the parent's with
-    // this side's history swapped, `others ^ n << (slot + shift)`.
+    // leaves them) and in the set of holes played; the history key's input
+    // (which leaves that set out) is then the parent's with this side's
+    // history swapped, `others ^ n << (slot + shift)`.
     let next_hist = (hist & !7) | (hist_len + 1);
     let slot = 3 + 3 * hist_len;
-    debug_assert!(!grows || hist >> slot == 0);
+    debug_assert!(!grows || (hist & AdjHistory::ENTRIES) >> slot == 0);
     let shift = zobrist::HIST_SHIFT[s];
     let input0 = match key {
         Some(k) => k.input,
@@ -380,7 +381,7 @@ fn generate_keyed<C: ChildOut>(pos: &Position, key: Option<HistKey>, out: &mut C
             key: hist0,
         };
         if grows {
-            let h = next_hist | (n as u32) << slot;
+            let h = next_hist | (n as u32) << slot | 1 << (AdjHistory::PLAYED - 1 + n as u32);
             child.hist[s] = AdjHistory(h);
             child_key.input = others ^ (n as u64) << entry;
             child_key.key = zobrist::hist_key_of_input(child_key.input);
