@@ -576,40 +576,23 @@ fn walked_before(
         .map(|w| below[w])
 }
 
-/// [`ChildOut`] for [`leaves`]: only each child's hash is kept.
-struct Hashes<'a> {
-    slot: &'a mut Position,
-    hashes: [u64; MOST_MOVES],
-    n: usize,
-}
-
-impl ChildOut for Hashes<'_> {
-    const FRESH: bool = false;
-    #[inline(always)]
-    fn slot(&mut self) -> &mut Position {
-        self.slot
-    }
-    #[inline(always)]
-    fn made(&mut self, _: &Move, _: MoveInfo) -> bool {
-        self.hashes[self.n] = self.slot.hash;
-        self.n += 1;
-        true
-    }
-}
-
 /// [`perft`] at depth 1: the children counted from their hashes alone when
 /// no two are equal (then no two children are the same position); else
 /// made again and compared whole.
 fn leaves(pos: &Position, key: HistKey, stats: &mut GenStats) -> PerftCount {
     let mut child = *pos;
-    let mut out = Hashes {
-        slot: &mut child,
-        hashes: [0; MOST_MOVES],
-        n: 0,
+    let mut hashes = [0u64; MOST_MOVES];
+    let mut n = 0;
+    let mut out = Aside {
+        child: &mut child,
+        sink: |_: &Move, c: &Position, _| {
+            hashes[n] = c.hash;
+            n += 1;
+            true
+        },
     };
     let s = generate_keyed(pos, Some(key), &mut out);
     stats.add(&s);
-    let (hashes, n) = (out.hashes, out.n);
     let distinct = (1..n).all(|r| !hashes[..r].contains(&hashes[r]));
     PerftCount {
         paths: n as u64,
