@@ -436,71 +436,85 @@ pub(crate) fn perft(pos: &Position, depth: u32, stats: &mut GenStats) -> PerftCo
     // the same in every position of the perft, the histories but for the
     // mover's when it grows: `node` writes both each node.
     let mut slots = vec![*pos; depth as usize - 1];
-    node(pos, HistKey::of(pos), depth, &mut slots, stats)
+    node(pos, HistKey::of(pos), &mut slots, stats)
 }
 
-/// [`perft`] of `pos`, whose history key is `key`, with a child slot for
-/// each depth below it in `slots`.
-fn node(
-    pos: &Position,
-    key: HistKey,
-    depth: u32,
-    slots: &mut [Position],
-    stats: &mut GenStats,
-) -> PerftCount {
+/// [`perft`] of `pos`, whose history key is `key`, to the depth of one more
+/// than its child slots `slots` (one a depth below it).
+fn node(pos: &Position, key: HistKey, slots: &mut [Position], stats: &mut GenStats) -> PerftCount {
     let Some((slot, rest)) = slots.split_first_mut() else {
         return leaves(pos, key, stats);
     };
     slot.hist = pos.hist;
-    let mut walk = Walk {
-        parent: pos,
-        slot,
-        rest,
-        depth,
-        stats,
+    // The children walked: hash, paths below and index in generation
+    // order; `walked` of them, of `made` children. A child whose hash is
+    // that of a child walked before it is compared whole with that one,
+    // made again, and if they are the same position it adds that one's
+    // paths and nothing to the unique count, as `perft::children` would
+    // have merged them.
+    let mut hashes = [0u64; MOST_MOVES];
+    let mut below = [0u64; MOST_MOVES];
+    let mut index = [0u8; MOST_MOVES];
+    let (mut walked, mut made) = (0usize, 0u8);
+    let mut total = PerftCount::default();
+    let mut out = Keyed {
+        child: slot,
         key,
-        hashes: [0; MOST_MOVES],
-        below: [0; MOST_MOVES],
-        index: [0; MOST_MOVES],
-        walked: 0,
-        made: 0,
-        total: PerftCount::default(),
+        sink: |child: &Position, key| {
+            debug_assert!(Position {
+                side: child.side,
+                ply: child.ply,
+                stores: child.stores,
+                loops: [child.loops[0], pos.loops[1]],
+                occupied: [child.occupied[0], pos.occupied[1]],
+                movable: [child.movable[0], pos.movable[1]],
+                hist: child.hist,
+                hash: child.hash,
+                ..*pos
+            }
+            .eq(child));
+            let (h, w, i) = (child.hash, walked, made);
+            made += 1;
+            if hashes[..w].contains(&h) {
+                if let Some(paths) =
+                    walked_before(pos, &hashes[..w], &below[..w], &index[..w], child)
+                {
+                    total.paths += paths;
+                    return true;
+                }
+            }
+            let c = node(child, key, rest, stats);
+            hashes[w] = h;
+            below[w] = c.paths;
+            index[w] = i;
+            walked = w + 1;
+            total.paths += c.paths;
+            total.unique += c.unique;
+            true
+        },
     };
-    let s = generate_keyed(pos, Some(key), &mut walk);
-    let total = walk.total;
+    let s = generate_keyed(pos, Some(key), &mut out);
     stats.add(&s);
     total
 }
 
-/// [`ChildOut`] for [`node`]: each child is walked as the generator makes
-/// it, in the depth's slot. A child whose hash is that of a child walked
-/// before it (at most four) is compared whole with that one, made again,
-/// and if they are the same position it adds that one's paths and nothing
-/// to the unique count, as `perft::children` would have merged them.
-struct Walk<'a> {
-    parent: &'a Position,
-    slot: &'a mut Position,
-    rest: &'a mut [Position],
-    depth: u32,
-    stats: &'a mut GenStats,
+/// [`ChildOut`] for [`node`]: one child in the depth's slot, rewritten by
+/// each move, handed to the sink with its history key (every field the
+/// generator does not write is the parent's: the slot's are those of every
+/// position of the perft, and `node` writes the histories).
+struct Keyed<'c, F> {
+    child: &'c mut Position,
     /// The last child's history key.
     key: HistKey,
-    /// The children walked: hash, paths below and index in generation
-    /// order; `walked` of them, of `made` children.
-    hashes: [u64; MOST_MOVES],
-    below: [u64; MOST_MOVES],
-    index: [u8; MOST_MOVES],
-    walked: usize,
-    made: u8,
-    total: PerftCount,
+    sink: F,
 }
 
-impl ChildOut for Walk<'_> {
+impl<F: FnMut(&Position, HistKey) -> bool> ChildOut for Keyed<'_, F> {
     const FRESH: bool = false;
     const KEYED: bool = true;
     #[inline(always)]
     fn slot(&mut self) -> &mut Position {
-        self.slot
+        self.child
     }
     #[inline(always)]
     fn keyed(&mut self, key: HistKey) {
@@ -508,42 +522,7 @@ impl ChildOut for Walk<'_> {
     }
     #[inline(always)]
     fn made(&mut self, _: &Move, _: MoveInfo) -> bool {
-        let child = &*self.slot;
-        debug_assert!(Position {
-            side: child.side,
-            ply: child.ply,
-            stores: child.stores,
-            loops: [child.loops[0], self.parent.loops[1]],
-            occupied: [child.occupied[0], self.parent.occupied[1]],
-            movable: [child.movable[0], self.parent.movable[1]],
-            hist: child.hist,
-            hash: child.hash,
-            ..*self.parent
-        }
-        .eq(child));
-        let (h, w) = (child.hash, self.walked);
-        let i = self.made;
-        self.made += 1;
-        if self.hashes[..w].contains(&h) {
-            if let Some(paths) = walked_before(
-                self.parent,
-                &self.hashes[..w],
-                &self.below[..w],
-                &self.index[..w],
-                child,
-            ) {
-                self.total.paths += paths;
-                return true;
-            }
-        }
-        let c = node(child, self.key, self.depth - 1, self.rest, self.stats);
-        self.hashes[w] = h;
-        self.below[w] = c.paths;
-        self.index[w] = i;
-        self.walked = w + 1;
-        self.total.paths += c.paths;
-        self.total.unique += c.unique;
-        true
+        (self.sink)(self.child, self.key)
     }
 }
 
