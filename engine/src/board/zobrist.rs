@@ -92,14 +92,14 @@ pub(crate) fn hist_key_of_input(x: u64) -> u64 {
 /// The most counters in an Adjiboto store (RULINGS 10: the game has 100).
 const STORE_MAX: usize = 100;
 
-/// [`stores_key`] for Adjiboto's stores, by `[stores[0]][stores[1]]`.
-static STORES: [[u64; STORE_MAX + 1]; STORE_MAX + 1] = {
-    let mut t = [[0u64; STORE_MAX + 1]; STORE_MAX + 1];
+/// [`stores_key`] for Adjiboto's stores, at [`stores_index`].
+static STORES: [u64; (STORE_MAX + 1) * (STORE_MAX + 1)] = {
+    let mut t = [0u64; (STORE_MAX + 1) * (STORE_MAX + 1)];
     let mut a = 0;
     while a <= STORE_MAX {
         let mut b = 0;
         while b <= STORE_MAX {
-            t[a][b] = stores_key_plain([a as u8, b as u8]);
+            t[stores_index([a as u8, b as u8])] = stores_key_plain([a as u8, b as u8]);
             b += 1;
         }
         a += 1;
@@ -107,15 +107,25 @@ static STORES: [[u64; STORE_MAX + 1]; STORE_MAX + 1] = {
     t
 };
 
-const fn stores_key_plain(stores: [u8; 2]) -> u64 {
-    splitmix(0x5707e ^ (stores[0] as u64) << 8 ^ (stores[1] as u64) << 20)
+/// Where Adjiboto's `stores` are in the table of their keys; a counter more
+/// in side `s`'s store moves it by `STORES_STEP[s]`.
+#[inline]
+pub(crate) const fn stores_index(stores: [u8; 2]) -> usize {
+    stores[0] as usize * (STORE_MAX + 1) + stores[1] as usize
 }
 
-/// [`stores_key`] from a table, for stores of at most 100 counters each
-/// (an Adjiboto game's; more panics).
+/// See [`stores_index`].
+pub(crate) const STORES_STEP: [usize; 2] = [STORE_MAX + 1, 1];
+
+/// [`stores_key`] of the stores at `index` ([`stores_index`]), for stores
+/// of at most 100 counters each (an Adjiboto game's; more panics).
 #[inline]
-pub(crate) fn stores_key_small(stores: [u8; 2]) -> u64 {
-    STORES[stores[0] as usize][stores[1] as usize]
+pub(crate) fn stores_key_at(index: usize) -> u64 {
+    STORES[index]
+}
+
+const fn stores_key_plain(stores: [u8; 2]) -> u64 {
+    splitmix(0x5707e ^ (stores[0] as u64) << 8 ^ (stores[1] as u64) << 20)
 }
 
 #[cfg(test)]
@@ -126,7 +136,19 @@ mod tests {
     fn stores_table_is_the_key() {
         for a in 0..=STORE_MAX as u8 {
             for b in 0..=STORE_MAX as u8 {
-                assert_eq!(stores_key_small([a, b]), stores_key([a, b]), "{a} {b}");
+                assert_eq!(
+                    stores_key_at(stores_index([a, b])),
+                    stores_key([a, b]),
+                    "{a} {b}"
+                );
+                for s in 0..2 {
+                    let mut more = [a, b];
+                    more[s] += 1;
+                    if more[s] as usize <= STORE_MAX {
+                        let at = stores_index([a, b]) + STORES_STEP[s];
+                        assert_eq!(stores_key_at(at), stores_key(more), "{a} {b} {s}");
+                    }
+                }
             }
         }
     }

@@ -334,6 +334,9 @@ fn generate_keyed<C: ChildOut>(pos: &Position, key: Option<HistKey>, out: &mut C
     let ring0 = pos.loops[0].low16();
     let counts = ring0.to_le_bytes();
     let (side, ply) = (pos.side.other(), pos.ply + 1);
+    // The stores' key of a capture's child is `taken` steps on from the
+    // parent's in the table.
+    let (stores_at, step) = (zobrist::stores_index(pos.stores), zobrist::STORES_STEP[s]);
     if !C::FRESH {
         let child = out.slot();
         child.side = side;
@@ -371,8 +374,8 @@ fn generate_keyed<C: ChildOut>(pos: &Position, key: Option<HistKey>, out: &mut C
             stores[s] += taken;
             child.stores = stores;
             hash = hash
-                .wrapping_add(zobrist::stores_key_small(stores))
-                .wrapping_sub(zobrist::stores_key_small(pos.stores));
+                .wrapping_add(zobrist::stores_key_at(stores_at + taken as usize * step))
+                .wrapping_sub(zobrist::stores_key_at(stores_at));
         }
         child.loops[0] = Loop::from_low16(ring);
         (child.occupied[0], child.movable[0]) = masks_low16(ring);
