@@ -181,6 +181,9 @@ fn walk(
     // instructions instead of 272 M), and a child walked as made would
     // often be made again to be compared: its children are compared at
     // once, by their loops at the last depth, whole above it.
+    if pos.variant() == Variant::Adjiboto {
+        return crate::rules::adjiboto::perft(pos, depth, stats);
+    }
     if pos.variant() != Variant::Acholi {
         if depth == 1 {
             return last_depth(pos, budget, bufs, stats);

@@ -8,11 +8,20 @@ use crate::types::packed::Loop;
 use crate::types::{Opening, Phase, Side, Variant};
 
 /// Adjiboto opening history of one player: the holes (1..=5) of his first
-/// five moves in order. Packed as a count in bits 0..3 and 3 bits per hole.
+/// five moves in order. Packed as a count in bits 0..3 and 3 bits per hole,
+/// and the set of those holes (bit n-1 for hole n) from bit
+/// [`AdjHistory::PLAYED`], which follows from them (so equality is that of
+/// the holes played), kept for the generator's one-instruction test.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub struct AdjHistory(pub(crate) u32);
 
 impl AdjHistory {
+    /// Where the set of holes played starts.
+    pub(crate) const PLAYED: u32 = 27;
+    /// The bits of the count and the holes in order (the part the hash
+    /// keys).
+    pub(crate) const ENTRIES: u32 = (1 << 18) - 1;
+
     pub fn len(self) -> usize {
         (self.0 & 7) as usize
     }
@@ -23,33 +32,23 @@ impl AdjHistory {
         ((self.0 >> (3 + 3 * i)) & 7) as u8
     }
     /// Bitmask (bit n-1 for hole n) of holes already played.
+    #[inline]
     pub fn played(self) -> u32 {
-        // Two holes at a time from a table. The entries past the length
-        // are 0 (`push` is the only writer), which stand for no hole.
-        let e = self.0 >> 3;
-        let t = &PLAYED_PAIRS;
-        (t[(e & 63) as usize] | t[(e >> 6 & 63) as usize] | t[(e >> 12 & 63) as usize]) as u32
+        self.0 >> Self::PLAYED
     }
     pub(crate) fn push(self, hole: u8) -> AdjHistory {
         let n = self.len();
         if n >= 5 {
             return self;
         }
-        AdjHistory((self.0 & !7) | (hole as u32) << (3 + 3 * n) | (n as u32 + 1))
+        AdjHistory(
+            (self.0 & !7)
+                | (hole as u32) << (3 + 3 * n)
+                | (n as u32 + 1)
+                | 1 << (Self::PLAYED + hole as u32 - 1),
+        )
     }
 }
-
-/// `PLAYED_PAIRS[a | b << 3]`: the bits of holes `a` and `b` of an
-/// [`AdjHistory`] (bit n-1 for hole n; none for an entry 0).
-static PLAYED_PAIRS: [u8; 64] = {
-    let mut t = [0u8; 64];
-    let mut x = 0;
-    while x < 64 {
-        t[x] = ((1u32 << (x & 7)) >> 1 | (1u32 << (x >> 3)) >> 1) as u8;
-        x += 1;
-    }
-    t
-};
 
 /// A game position. For the Choro codes `loops[s]` holds player `s`'s `2W`
 /// holes in his counter-clockwise loop order (see `types::geometry`); for

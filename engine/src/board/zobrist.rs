@@ -9,6 +9,7 @@
 //! which is as unlikely as a XOR collision. Side, phase, stores and
 //! Adjiboto's opening history are mixed in once per position.
 
+use super::AdjHistory;
 use crate::rng::splitmix64 as splitmix;
 use crate::types::{Phase, Side, Variant};
 
@@ -71,10 +72,12 @@ pub(crate) fn hist_key(hist: [u32; 2]) -> u64 {
 
 /// What [`hist_key`] mixes: side A's history above side B's, which start
 /// at bit 24 and bit 0 (`HIST_SHIFT`), so that the Adjiboto generator can
-/// swap one side's history in by a XOR.
+/// swap one side's history in by a XOR; the count and holes of each
+/// ([`AdjHistory::ENTRIES`]), not the set of holes kept beside them.
 #[inline]
 pub(crate) fn hist_input(hist: [u32; 2]) -> u64 {
-    0x4157 ^ (hist[0] as u64) << HIST_SHIFT[0] ^ (hist[1] as u64) << HIST_SHIFT[1]
+    let e = |h: u32| (h & AdjHistory::ENTRIES) as u64;
+    0x4157 ^ e(hist[0]) << HIST_SHIFT[0] ^ e(hist[1]) << HIST_SHIFT[1]
 }
 
 /// Where each side's history starts in [`hist_input`], by side.
@@ -89,14 +92,14 @@ pub(crate) fn hist_key_of_input(x: u64) -> u64 {
 /// The most counters in an Adjiboto store (RULINGS 10: the game has 100).
 const STORE_MAX: usize = 100;
 
-/// [`stores_key`] for Adjiboto's stores, by `[stores[0]][stores[1]]`.
-static STORES: [[u64; STORE_MAX + 1]; STORE_MAX + 1] = {
-    let mut t = [[0u64; STORE_MAX + 1]; STORE_MAX + 1];
+/// [`stores_key`] for Adjiboto's stores, at [`stores_index`].
+static STORES: [u64; (STORE_MAX + 1) * (STORE_MAX + 1)] = {
+    let mut t = [0u64; (STORE_MAX + 1) * (STORE_MAX + 1)];
     let mut a = 0;
     while a <= STORE_MAX {
         let mut b = 0;
         while b <= STORE_MAX {
-            t[a][b] = stores_key_plain([a as u8, b as u8]);
+            t[stores_index([a as u8, b as u8])] = stores_key_plain([a as u8, b as u8]);
             b += 1;
         }
         a += 1;
@@ -104,15 +107,25 @@ static STORES: [[u64; STORE_MAX + 1]; STORE_MAX + 1] = {
     t
 };
 
-const fn stores_key_plain(stores: [u8; 2]) -> u64 {
-    splitmix(0x5707e ^ (stores[0] as u64) << 8 ^ (stores[1] as u64) << 20)
+/// Where Adjiboto's `stores` are in the table of their keys; a counter more
+/// in side `s`'s store moves it by `STORES_STEP[s]`.
+#[inline]
+pub(crate) const fn stores_index(stores: [u8; 2]) -> usize {
+    stores[0] as usize * (STORE_MAX + 1) + stores[1] as usize
 }
 
-/// [`stores_key`] from a table, for stores of at most 100 counters each
-/// (an Adjiboto game's; more panics).
+/// See [`stores_index`].
+pub(crate) const STORES_STEP: [usize; 2] = [STORE_MAX + 1, 1];
+
+/// [`stores_key`] of the stores at `index` ([`stores_index`]), for stores
+/// of at most 100 counters each (an Adjiboto game's; more panics).
 #[inline]
-pub(crate) fn stores_key_small(stores: [u8; 2]) -> u64 {
-    STORES[stores[0] as usize][stores[1] as usize]
+pub(crate) fn stores_key_at(index: usize) -> u64 {
+    STORES[index]
+}
+
+const fn stores_key_plain(stores: [u8; 2]) -> u64 {
+    splitmix(0x5707e ^ (stores[0] as u64) << 8 ^ (stores[1] as u64) << 20)
 }
 
 #[cfg(test)]
@@ -123,7 +136,19 @@ mod tests {
     fn stores_table_is_the_key() {
         for a in 0..=STORE_MAX as u8 {
             for b in 0..=STORE_MAX as u8 {
-                assert_eq!(stores_key_small([a, b]), stores_key([a, b]), "{a} {b}");
+                assert_eq!(
+                    stores_key_at(stores_index([a, b])),
+                    stores_key([a, b]),
+                    "{a} {b}"
+                );
+                for s in 0..2 {
+                    let mut more = [a, b];
+                    more[s] += 1;
+                    if more[s] as usize <= STORE_MAX {
+                        let at = stores_index([a, b]) + STORES_STEP[s];
+                        assert_eq!(stores_key_at(at), stores_key(more), "{a} {b} {s}");
+                    }
+                }
             }
         }
     }
@@ -131,18 +156,22 @@ mod tests {
     #[test]
     fn hist_input_swaps_one_side_by_xor() {
         // The key of the history pair with side `s`'s history replaced is
-        // the key of the old input with the old history XORed out and the
-        // new one in, at that side's shift; the values are the splitmix of
-        // the documented input.
-        let hists = [0u32, 1 | 3 << 3, 5 | 0o54321 << 3, 4 | 0o2413 << 3];
+        // the key of the old input with the old history's count and holes
+        // XORed out and the new one's in, at that side's shift; the values
+        // are the splitmix of the documented input, which leaves out the
+        // set of holes played that `push` keeps beside them.
+        let of = |holes: &[u8]| holes.iter().fold(AdjHistory::default(), |h, &n| h.push(n));
+        let hists = [of(&[]), of(&[3]), of(&[1, 2, 3, 4, 5]), of(&[3, 1, 4, 2])].map(|h| h.0);
+        assert_eq!(hists[2], 5 | 0o54321 << 3 | 31 << AdjHistory::PLAYED);
+        let entries = |h: u32| (h & AdjHistory::ENTRIES) as u64;
         for &a in &hists {
             for &b in &hists {
-                let x = 0x4157 ^ (a as u64) << 24 ^ b as u64;
+                let x = 0x4157 ^ entries(a) << 24 ^ entries(b);
                 assert_eq!(hist_key([a, b]), splitmix(x));
                 for &c in &hists {
-                    let y = hist_input([a, b]) ^ ((a ^ c) as u64) << HIST_SHIFT[0];
+                    let y = hist_input([a, b]) ^ entries(a ^ c) << HIST_SHIFT[0];
                     assert_eq!(hist_key_of_input(y), hist_key([c, b]));
-                    let y = hist_input([a, b]) ^ ((b ^ c) as u64) << HIST_SHIFT[1];
+                    let y = hist_input([a, b]) ^ entries(b ^ c) << HIST_SHIFT[1];
                     assert_eq!(hist_key_of_input(y), hist_key([a, c]));
                 }
             }

@@ -3,6 +3,7 @@
 
 use super::{GenStats, LapBoard, LapRecord, MoveInfo};
 use crate::board::{zobrist, AdjHistory, Position};
+use crate::perft::PerftCount;
 use crate::types::geometry::{adj_pos, ADJ_HOLES};
 use crate::types::moves::{Move, Token};
 use crate::types::packed::{masks_low16, Loop};
@@ -216,12 +217,40 @@ pub(crate) trait ChildOut {
     /// Whether each slot is a fresh copy of the parent (the side and ply
     /// then written for every move), not the last move's child.
     const FRESH: bool;
+    /// Whether [`ChildOut::keyed`] is wanted: perft hands each child's
+    /// history key to the child's own generation, which then need not
+    /// compute it.
+    const KEYED: bool = false;
     /// Where the next move's child is built: a position equal to the parent
     /// in every field but side, ply, stores, ring, masks, history and hash,
     /// which the generator writes (the side and ply once, unless `FRESH`).
     fn slot(&mut self) -> &mut Position;
+    /// The history key of the child built in the last slot, before its
+    /// [`ChildOut::made`] (only where `KEYED`).
+    #[inline(always)]
+    fn keyed(&mut self, _key: HistKey) {}
     /// The child built in the last slot is reached by `mv`; false stops.
     fn made(&mut self, mv: &Move, info: MoveInfo) -> bool;
+}
+
+/// A position's opening-history term of its hash (`zobrist::hist_key` of
+/// both sides' histories) and what it is the splitmix of: the generator
+/// derives each child's from these, and perft carries a child's to the
+/// child's own generation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct HistKey {
+    input: u64,
+    key: u64,
+}
+
+impl HistKey {
+    pub(crate) fn of(pos: &Position) -> HistKey {
+        let input = zobrist::hist_input([pos.hist[0].0, pos.hist[1].0]);
+        HistKey {
+            input,
+            key: zobrist::hist_key_of_input(input),
+        }
+    }
 }
 
 /// [`ChildOut`] for [`generate`]: one child aside, rewritten by each move
@@ -262,6 +291,14 @@ where
 /// children list writes it straight into the list).
 #[inline(always)]
 pub(crate) fn generate_into<C: ChildOut>(pos: &Position, out: &mut C) -> GenStats {
+    generate_keyed(pos, None, out)
+}
+
+/// [`generate_into`] with the history key of `pos` known where `key` is
+/// `Some` (it is then `HistKey::of(pos)`).
+#[inline(always)]
+fn generate_keyed<C: ChildOut>(pos: &Position, key: Option<HistKey>, out: &mut C) -> GenStats {
+    debug_assert!(key.is_none_or(|k| k == HistKey::of(pos)));
     let s = pos.side.index();
     let first_move = pos.hist[0].is_empty() && pos.hist[1].is_empty();
     // The child's hash is the parent's, moved by the lap, the captures and
@@ -276,23 +313,30 @@ pub(crate) fn generate_into<C: ChildOut>(pos: &Position, out: &mut C) -> GenStat
     let grows = hist_len < 5;
     // The child's history is `next_hist` with the hole in the free entry
     // at `slot` (a history's entries past its length are 0, as `push`
-    // leaves them); the history key's input is then the parent's with
-    // this side's history swapped, `others ^ n << (slot + shift)`.
+    // leaves them) and in the set of holes played; the history key's input
+    // (which leaves that set out) is then the parent's with this side's
+    // history swapped, `others ^ n << (slot + shift)`.
     let next_hist = (hist & !7) | (hist_len + 1);
     let slot = 3 + 3 * hist_len;
-    debug_assert!(!grows || hist >> slot == 0);
+    debug_assert!(!grows || (hist & AdjHistory::ENTRIES) >> slot == 0);
     let shift = zobrist::HIST_SHIFT[s];
-    let input0 = zobrist::hist_input([pos.hist[0].0, pos.hist[1].0]);
+    let input0 = match key {
+        Some(k) => k.input,
+        None => zobrist::hist_input([pos.hist[0].0, pos.hist[1].0]),
+    };
     let others = input0 ^ ((hist ^ next_hist) as u64) << shift;
     let entry = slot + shift;
-    let hist0 = if grows {
-        zobrist::hist_key_of_input(input0)
-    } else {
-        0
+    let hist0 = match key {
+        Some(k) => k.key,
+        None if grows || C::KEYED => zobrist::hist_key_of_input(input0),
+        None => 0,
     };
     let ring0 = pos.loops[0].low16();
     let counts = ring0.to_le_bytes();
     let (side, ply) = (pos.side.other(), pos.ply + 1);
+    // The stores' key of a capture's child is `taken` steps on from the
+    // parent's in the table.
+    let (stores_at, step) = (zobrist::stores_index(pos.stores), zobrist::STORES_STEP[s]);
     if !C::FRESH {
         let child = out.slot();
         child.side = side;
@@ -330,17 +374,21 @@ pub(crate) fn generate_into<C: ChildOut>(pos: &Position, out: &mut C) -> GenStat
             stores[s] += taken;
             child.stores = stores;
             hash = hash
-                .wrapping_add(zobrist::stores_key_small(stores))
-                .wrapping_sub(zobrist::stores_key_small(pos.stores));
+                .wrapping_add(zobrist::stores_key_at(stores_at + taken as usize * step))
+                .wrapping_sub(zobrist::stores_key_at(stores_at));
         }
         child.loops[0] = Loop::from_low16(ring);
         (child.occupied[0], child.movable[0]) = masks_low16(ring);
+        let mut child_key = HistKey {
+            input: input0,
+            key: hist0,
+        };
         if grows {
-            let h = next_hist | (n as u32) << slot;
+            let h = next_hist | (n as u32) << slot | 1 << (AdjHistory::PLAYED - 1 + n as u32);
             child.hist[s] = AdjHistory(h);
-            hash = hash
-                .wrapping_add(zobrist::hist_key_of_input(others ^ (n as u64) << entry))
-                .wrapping_sub(hist0);
+            child_key.input = others ^ (n as u64) << entry;
+            child_key.key = zobrist::hist_key_of_input(child_key.input);
+            hash = hash.wrapping_add(child_key.key).wrapping_sub(hist0);
         }
         child.hash = hash;
         debug_assert_eq!(child.hist[s], pos.hist[s].push(n));
@@ -363,6 +411,9 @@ pub(crate) fn generate_into<C: ChildOut>(pos: &Position, out: &mut C) -> GenStat
             laps: 1,
             drops: hand as u32,
         };
+        if C::KEYED {
+            out.keyed(child_key);
+        }
         if !out.made(&mv, info) {
             break;
         }
@@ -373,6 +424,181 @@ pub(crate) fn generate_into<C: ChildOut>(pos: &Position, out: &mut C) -> GenStat
         drops,
         ..GenStats::default()
     }
+}
+
+/// The most moves an Adjiboto position has: one a hole of the mover's.
+const MOST_MOVES: usize = 5;
+
+/// Perft of `pos` to `depth` (at least 1), its children not merged with
+/// each other (as `perft::walk` counts a node: `paths` every legal move as
+/// enumerated, `unique` the children merged by resulting position at every
+/// node below); what the generator did is added to `stats`.
+pub(crate) fn perft(pos: &Position, depth: u32, stats: &mut GenStats) -> PerftCount {
+    debug_assert!(depth >= 1);
+    // One child slot a depth. Every field the generator does not write is
+    // the same in every position of the perft, the histories but for the
+    // mover's when it grows: `node` writes both each node.
+    let mut slots = vec![*pos; depth as usize - 1];
+    node(pos, HistKey::of(pos), &mut slots, stats)
+}
+
+/// [`perft`] of `pos`, whose history key is `key`, to the depth of one more
+/// than its child slots `slots` (one a depth below it).
+fn node(pos: &Position, key: HistKey, slots: &mut [Position], stats: &mut GenStats) -> PerftCount {
+    let Some((slot, rest)) = slots.split_first_mut() else {
+        return leaves(pos, key, stats);
+    };
+    slot.hist = pos.hist;
+    // The children walked: hash, paths below and index in generation
+    // order; `walked` of them, of `made` children. A child whose hash is
+    // that of a child walked before it is compared whole with that one,
+    // made again, and if they are the same position it adds that one's
+    // paths and nothing to the unique count, as `perft::children` would
+    // have merged them.
+    let mut hashes = [0u64; MOST_MOVES];
+    let mut below = [0u64; MOST_MOVES];
+    let mut index = [0u8; MOST_MOVES];
+    let (mut walked, mut made) = (0usize, 0u8);
+    let mut total = PerftCount::default();
+    let mut out = Keyed {
+        child: slot,
+        key,
+        sink: |child: &Position, key| {
+            debug_assert!(Position {
+                side: child.side,
+                ply: child.ply,
+                stores: child.stores,
+                loops: [child.loops[0], pos.loops[1]],
+                occupied: [child.occupied[0], pos.occupied[1]],
+                movable: [child.movable[0], pos.movable[1]],
+                hist: child.hist,
+                hash: child.hash,
+                ..*pos
+            }
+            .eq(child));
+            let (h, w, i) = (child.hash, walked, made);
+            made += 1;
+            if hashes[..w].contains(&h) {
+                if let Some(paths) =
+                    walked_before(pos, &hashes[..w], &below[..w], &index[..w], child)
+                {
+                    total.paths += paths;
+                    return true;
+                }
+            }
+            let c = node(child, key, rest, stats);
+            hashes[w] = h;
+            below[w] = c.paths;
+            index[w] = i;
+            walked = w + 1;
+            total.paths += c.paths;
+            total.unique += c.unique;
+            true
+        },
+    };
+    let s = generate_keyed(pos, Some(key), &mut out);
+    stats.add(&s);
+    total
+}
+
+/// [`ChildOut`] for [`node`]: one child in the depth's slot, rewritten by
+/// each move, handed to the sink with its history key (every field the
+/// generator does not write is the parent's: the slot's are those of every
+/// position of the perft, and `node` writes the histories).
+struct Keyed<'c, F> {
+    child: &'c mut Position,
+    /// The last child's history key.
+    key: HistKey,
+    sink: F,
+}
+
+impl<F: FnMut(&Position, HistKey) -> bool> ChildOut for Keyed<'_, F> {
+    const FRESH: bool = false;
+    const KEYED: bool = true;
+    #[inline(always)]
+    fn slot(&mut self) -> &mut Position {
+        self.child
+    }
+    #[inline(always)]
+    fn keyed(&mut self, key: HistKey) {
+        self.key = key;
+    }
+    #[inline(always)]
+    fn made(&mut self, _: &Move, _: MoveInfo) -> bool {
+        (self.sink)(self.child, self.key)
+    }
+}
+
+/// The paths below the child of `pos` walked before (of hashes `hashes`,
+/// paths `below` and generation indices `index`) that is the same position
+/// as `child`, if there is one.
+#[cold]
+fn walked_before(
+    pos: &Position,
+    hashes: &[u64],
+    below: &[u64],
+    index: &[u8],
+    child: &Position,
+) -> Option<u64> {
+    (0..hashes.len())
+        .filter(|&w| hashes[w] == child.hash)
+        .find(|&w| {
+            let mut k = 0;
+            let mut same = false;
+            generate(pos, |_, p, _| {
+                if k < index[w] {
+                    k += 1;
+                    return true;
+                }
+                same = p.same_state(child);
+                false
+            });
+            same
+        })
+        .map(|w| below[w])
+}
+
+/// [`perft`] at depth 1: the children counted from their hashes alone when
+/// no two are equal (then no two children are the same position); else
+/// made again and compared whole.
+fn leaves(pos: &Position, key: HistKey, stats: &mut GenStats) -> PerftCount {
+    let mut child = *pos;
+    let mut hashes = [0u64; MOST_MOVES];
+    let mut n = 0;
+    let mut out = Aside {
+        child: &mut child,
+        sink: |_: &Move, c: &Position, _| {
+            hashes[n] = c.hash;
+            n += 1;
+            true
+        },
+    };
+    let s = generate_keyed(pos, Some(key), &mut out);
+    stats.add(&s);
+    let distinct = (1..n).all(|r| !hashes[..r].contains(&hashes[r]));
+    PerftCount {
+        paths: n as u64,
+        unique: if distinct {
+            n as u64
+        } else {
+            leaves_merged(pos)
+        },
+    }
+}
+
+/// The number of distinct children of `pos`, compared whole.
+#[cold]
+fn leaves_merged(pos: &Position) -> u64 {
+    let mut kept = [*pos; MOST_MOVES];
+    let mut n = 0;
+    generate(pos, |_, child, _| {
+        if !kept[..n].iter().any(|c| c.same_state(child)) {
+            kept[n] = *child;
+            n += 1;
+        }
+        true
+    });
+    n as u64
 }
 
 /// The one lap of Adjiboto move `m`, with the ring it leaves before the
