@@ -556,8 +556,12 @@ function finishAnim() {
 
 async function playMove(mv) {
   await busyDo(async () => {
+    const g = game, r0 = rec;
     const before = st.position;
-    const tr = await req('trace', { ...game, move: mv });
+    const tr = await req('trace', { ...g, move: mv });
+    // A new game, a set-up or a record came while the trace was asked for:
+    // the move was for the game they replaced.
+    if (game !== g || rec !== r0) return;
     game.moves.push(mv);
     entry = null;
     choiceSpot = null;
@@ -662,6 +666,7 @@ function scheduleNext() {
 async function engineMove(analyseOnly = false) {
   if (busy > 0 || !st || st.result !== 'none') return;
   setBusy(1);
+  const g = game, r0 = rec;
   const s = settings();
   $('analysis').textContent = 'thinking...';
   $('pv').textContent = '';
@@ -679,6 +684,9 @@ async function engineMove(analyseOnly = false) {
     document.body.dataset.thinking = '0';
     setBusy(-1);
   }
+  // A new game, a set-up or a record replaced the game while the engine
+  // thought (a new game stops the search, which still answers a move).
+  if (game !== g || rec !== r0) return;
   if (blind.length) drawBlindChart(blind[blind.length - 1]);
   if (best && !analyseOnly) {
     if (best === '0000') return message('error', 'The engine found no move.');
@@ -858,7 +866,11 @@ function wire() {
   });
   $('engine-move').addEventListener('click', () => engineMove(false));
   $('analyse').addEventListener('click', () => engineMove(true));
-  $('stop').addEventListener('click', () => { $('autoplay').checked = false; req('stop').catch(() => {}); });
+  $('stop').addEventListener('click', () => {
+    $('autoplay').checked = false;
+    clearTimeout(autoplayTimer);
+    req('stop').catch(() => {});
+  });
   $('takeback').addEventListener('click', async () => {
     if (busy > 0 || !game || !game.moves.length) return;
     $('autoplay').checked = false;

@@ -503,6 +503,7 @@ async fn scenario(page: Page) {
 
     records_are_stepped(&page, &file).await;
     engines_play_each_other(&page).await;
+    new_game_while_the_engine_thinks(&page).await;
     animation_steps(&page).await;
     flip_and_bad_clicks(&page).await;
     bad_position_string(&page).await;
@@ -560,6 +561,39 @@ async fn engines_play_each_other(page: &Page) {
     let s2 = page.idle().await;
     assert!(s2["history"].as_array().unwrap().len() >= s["history"].as_array().unwrap().len());
     check_board(&s2, s2["start"].as_str().unwrap());
+}
+
+/// A new game while the engine thinks: the page stops the search, and the
+/// move the stopped search still answers is not played into the new game
+/// (it was: the new game then held the old game's move and refused every
+/// move).
+async fn new_game_while_the_engine_thinks(page: &Page) {
+    // Didinga's 12-wide start: alpha-beta finds no end in it, so it thinks
+    // the whole movetime.
+    page.new_game("didinga", 12, "sequential", "alphabeta")
+        .await;
+    page.js("document.getElementById('movetime').value = '5000';")
+        .await;
+    page.click("#engine-move").await;
+    let t0 = Instant::now();
+    while page.js("return document.body.dataset.thinking").await != "1" {
+        assert!(t0.elapsed() < PATIENCE, "the engine did not start thinking");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    let s = page.new_game("didinga", 8, "sequential", "greedy").await;
+    let start = s["start"].as_str().unwrap().to_string();
+    assert!(start.starts_with("didinga"), "{s}");
+    assert_eq!(s["history"], json!([]), "{s}");
+    assert_ne!(s["kind"], "error", "{s}");
+    check_board(&s, &start);
+    // The new game takes its first move.
+    let mv = s["moves"][0][0].as_str().unwrap().to_string();
+    page.click(&format!("#board g.hole[data-side='a'][data-hole='{mv}']"))
+        .await;
+    let s = page.settle().await;
+    assert_eq!(s["history"][0], mv.as_str(), "{s}");
+    assert_ne!(s["kind"], "error", "{s}");
+    check_board(&s, &start);
 }
 
 /// A move's animation: step back to the start of the move and forward again.
