@@ -435,15 +435,20 @@ const MOST_MOVES: usize = 5;
 /// node below); what the generator did is added to `stats`.
 pub(crate) fn perft(pos: &Position, depth: u32, stats: &mut GenStats) -> PerftCount {
     debug_assert!(depth >= 1);
-    // One child slot a depth. Every field the generator does not write is
-    // the same in every position of the perft, the histories but for the
-    // mover's when it grows: `node` writes both each node.
+    if depth == 2 {
+        return twig(pos, HistKey::of(pos), stats);
+    }
+    // One child slot a depth (the last of which `twig` leaves unused).
+    // Every field the generator does not write is the same in every
+    // position of the perft, the histories but for the mover's when it
+    // grows: `node` writes both each node.
     let mut slots = vec![*pos; depth as usize - 1];
     node(pos, HistKey::of(pos), &mut slots, stats)
 }
 
 /// [`perft`] of `pos`, whose history key is `key`, to the depth of one more
-/// than its child slots `slots` (one a depth below it).
+/// than its child slots `slots` (one a depth below it); the nodes two above
+/// the last depth are walked by [`twig`].
 fn node(pos: &Position, key: HistKey, slots: &mut [Position], stats: &mut GenStats) -> PerftCount {
     let Some((slot, rest)) = slots.split_first_mut() else {
         return leaves(pos, key, stats);
@@ -486,7 +491,11 @@ fn node(pos: &Position, key: HistKey, slots: &mut [Position], stats: &mut GenSta
                     return true;
                 }
             }
-            let c = node(child, key, rest, stats);
+            let c = if rest.len() == 1 {
+                twig(child, key, stats)
+            } else {
+                node(child, key, rest, stats)
+            };
             hashes[w] = h;
             below[w] = c.paths;
             index[w] = i;
@@ -499,6 +508,199 @@ fn node(pos: &Position, key: HistKey, slots: &mut [Position], stats: &mut GenSta
     let s = generate_keyed(pos, Some(key), &mut out);
     stats.add(&s);
     total
+}
+
+/// [`perft`] at depth 2 of `pos`, whose history key is `key`. Each child
+/// is made as [`generate_into`] makes it (its ring, stores, history key and
+/// hash) but kept in locals, not written to a position, and its own
+/// children are made from those with what all their generations share (the
+/// other side's terms and history: a move does not change the history of
+/// the side that moves next) set up once for the node: each child's
+/// generation pays only for its ring, hash, stores and key. The children
+/// and theirs are counted as [`node`] and [`leaves`] count them; a child
+/// whose hash is an earlier child's sends the whole node to [`node`], and
+/// a child whose children's hashes are not all distinct is made again and
+/// its children compared whole. In debug builds every child's and
+/// grandchild's hash, the counts and the statistics are compared with the
+/// general generator's.
+#[inline(never)]
+fn twig(pos: &Position, key: HistKey, stats: &mut GenStats) -> PerftCount {
+    let s = pos.side.index();
+    let first_move = pos.hist[0].is_empty() && pos.hist[1].is_empty();
+    // The generation of `pos`, as in `generate_keyed`.
+    let base = pos
+        .hash
+        .wrapping_add(zobrist::SIDE[1 - s])
+        .wrapping_sub(zobrist::SIDE[s]);
+    let hist = pos.hist[s].0;
+    let hist_len = hist & 7;
+    let grows = hist_len < 5;
+    let next_hist = (hist & !7) | (hist_len + 1);
+    let shift = zobrist::HIST_SHIFT[s];
+    let others = key.input ^ ((hist ^ next_hist) as u64) << shift;
+    let entry = 3 + 3 * hist_len + shift;
+    let ring0 = pos.loops[0].low16();
+    let counts = ring0.to_le_bytes();
+    let (stores_at, step) = (zobrist::stores_index(pos.stores), zobrist::STORES_STEP[s]);
+    // What the children's generations share: the other side moves, with
+    // its history as in `pos`, and none is the game's first move.
+    let other = pos.side.other();
+    let t = other.index();
+    let hist_t = pos.hist[t].0;
+    let len_t = hist_t & 7;
+    let grows_t = len_t < 5;
+    let played_t = hist_t >> AdjHistory::PLAYED;
+    let next_t = (hist_t & !7) | (len_t + 1);
+    let shift_t = zobrist::HIST_SHIFT[t];
+    let swap_t = ((hist_t ^ next_t) as u64) << shift_t;
+    let entry_t = 3 + 3 * len_t + shift_t;
+    let step_t = zobrist::STORES_STEP[t];
+    let side_t = zobrist::SIDE[s].wrapping_sub(zobrist::SIDE[t]);
+    // (Eight slots, so that an index masked by 7 needs no bounds check.)
+    let mut hashes = [0u64; 8];
+    let (mut made, mut moves, mut drops) = (0usize, 0u64, 0u64);
+    #[cfg(debug_assertions)]
+    let mut trail = Vec::new();
+    let mut total = PerftCount::default();
+    let mut m = playable(pos);
+    while m != 0 {
+        let n = m.trailing_zeros() as u8 + 1;
+        m &= m - 1;
+        let h = adj_pos(pos.side, n);
+        let hand = counts[h as usize];
+        let lap = &LAPS[h as usize][hand as usize];
+        let mut ring = ring0.wrapping_add(lap.add);
+        let mut hash = base.wrapping_add(lap.hash);
+        let mut at = stores_at;
+        if !first_move && lap.may_capture(&counts) {
+            let mut taken = 0u8;
+            let mut bytes = ring.to_le_bytes();
+            capture_run(&mut bytes, lap.next as usize, |j, c| {
+                taken += c;
+                hash = hash.wrapping_sub((c as u64).wrapping_mul(zobrist::HOLE[0][j]));
+            });
+            ring = u128::from_le_bytes(bytes);
+            at = stores_at + taken as usize * step;
+            hash = hash
+                .wrapping_add(zobrist::stores_key_at(at))
+                .wrapping_sub(zobrist::stores_key_at(stores_at));
+        }
+        let (mut input, mut hist_key) = (key.input, key.key);
+        if grows {
+            input = others ^ (n as u64) << entry;
+            hist_key = zobrist::hist_key_of_input(input);
+            hash = hash.wrapping_add(hist_key).wrapping_sub(key.key);
+        }
+        if hashes[..made].contains(&hash) {
+            return twig_merged(pos, key, stats);
+        }
+        hashes[made & 7] = hash;
+        made += 1;
+        #[cfg(debug_assertions)]
+        trail.push(hash);
+        drops += hand as u64;
+        // The child's generation.
+        let counts = ring.to_le_bytes();
+        let mut m = {
+            let movable = (masks_low16(ring).1 >> (5 * t)) & 0x1f;
+            let fresh = movable & !played_t;
+            if grows_t && fresh != 0 {
+                fresh
+            } else {
+                movable
+            }
+        };
+        let base = hash.wrapping_add(side_t);
+        let others = input ^ swap_t;
+        let mut leaf = [0u64; 8];
+        let mut k = 0;
+        while m != 0 {
+            let n = m.trailing_zeros() as u8 + 1;
+            m &= m - 1;
+            let h = adj_pos(other, n);
+            let hand = counts[h as usize];
+            let lap = &LAPS[h as usize][hand as usize];
+            let mut hash = base.wrapping_add(lap.hash);
+            if lap.may_capture(&counts) {
+                let mut taken = 0u8;
+                let mut bytes = ring.wrapping_add(lap.add).to_le_bytes();
+                capture_run(&mut bytes, lap.next as usize, |j, c| {
+                    taken += c;
+                    hash = hash.wrapping_sub((c as u64).wrapping_mul(zobrist::HOLE[0][j]));
+                });
+                hash = hash
+                    .wrapping_add(zobrist::stores_key_at(at + taken as usize * step_t))
+                    .wrapping_sub(zobrist::stores_key_at(at));
+            }
+            if grows_t {
+                let key = zobrist::hist_key_of_input(others ^ (n as u64) << entry_t);
+                hash = hash.wrapping_add(key).wrapping_sub(hist_key);
+            }
+            leaf[k & 7] = hash;
+            k += 1;
+            #[cfg(debug_assertions)]
+            trail.push(hash);
+            drops += hand as u64;
+        }
+        moves += k as u64;
+        total.paths += k as u64;
+        total.unique += if (1..k).all(|r| !leaf[..r].contains(&leaf[r])) {
+            k as u64
+        } else {
+            leaves_merged(&nth_child(pos, made - 1))
+        };
+    }
+    moves += made as u64;
+    let s = GenStats {
+        moves,
+        laps: moves,
+        drops,
+        ..GenStats::default()
+    };
+    #[cfg(debug_assertions)]
+    {
+        let mut general = GenStats::default();
+        let count = node(pos, key, &mut [*pos], &mut general);
+        debug_assert_eq!((count, general), (total, s));
+        let mut expect = Vec::new();
+        generate(pos, |_, c, _| {
+            expect.push(c.hash);
+            generate(c, |_, g, _| {
+                expect.push(g.hash);
+                true
+            });
+            true
+        });
+        debug_assert_eq!(trail, expect);
+    }
+    stats.add(&s);
+    total
+}
+
+/// [`twig`] of a node two of whose children have the same hash: the
+/// general walk.
+#[cold]
+#[inline(never)]
+fn twig_merged(pos: &Position, key: HistKey, stats: &mut GenStats) -> PerftCount {
+    node(pos, key, &mut [*pos], stats)
+}
+
+/// The child of `pos` made by its move number `i` (from 0, in generation
+/// order).
+#[cold]
+#[inline(never)]
+fn nth_child(pos: &Position, i: usize) -> Position {
+    let (mut k, mut child) = (0, *pos);
+    generate(pos, |_, c, _| {
+        if k < i {
+            k += 1;
+            return true;
+        }
+        child = *c;
+        false
+    });
+    debug_assert_eq!(k, i);
+    child
 }
 
 /// [`ChildOut`] for [`node`]: one child in the depth's slot, rewritten by
