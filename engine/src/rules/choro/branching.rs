@@ -1034,7 +1034,11 @@ where
                 // The lap end `last` holding `v >= 2`: its next lap.
                 'lap: {
                     if exits >> last & 1 != 0 {
-                        let caps = (s.caps.0, if front!() { 0 } else { s.caps.1 });
+                        // The back row captures only in Acholi's opening
+                        // (elsewhere `caps.1` is empty from the turn's start).
+                        debug_assert!(!LANGO && OPEN || s.caps.1 == 0);
+                        let back = !LANGO && OPEN && !front!();
+                        let caps = (s.caps.0, if back { s.caps.1 } else { 0 });
                         let l = last as u8;
                         if (caps.0 | caps.1).rotate_right(l as u32) & 1 != 0 {
                             // A capture after a lap of kind `Normal`, which
