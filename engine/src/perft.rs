@@ -4,7 +4,6 @@
 use crate::board::Position;
 use crate::rules::{GenStats, LAP_BUDGET};
 use crate::types::moves::Move;
-use crate::types::packed::Loop;
 use crate::types::Variant;
 use rayon::prelude::*;
 
@@ -150,15 +149,20 @@ fn leaves(
     })
 }
 
+/// A last-depth child of an 8-wide position ([`last_depth_by_loops`]): its
+/// hash, the first 16 holes of its two loops, two words each (an 8-wide
+/// loop has no others), and the link of its chain of hashes there.
+type Leaf = (u64, [u64; 4], u32);
+
 /// One depth's buffers: its children with their multiplicities, the
 /// children's (hash, index) keys, the children walked as they came (hash,
-/// index in generation order, paths below), the children's loops, and the
-/// last depth's children's hashes alone (for [`leaves`]).
+/// index in generation order, paths below), the last depth's children as
+/// [`Leaf`]s, and the last depth's children's hashes alone (for [`leaves`]).
 type Bufs = (
     Vec<(Position, u64)>,
     Vec<(u64, u32)>,
     Vec<(u64, u32, u64)>,
-    Vec<[Loop; 2]>,
+    Vec<Leaf>,
     Vec<u64>,
 );
 
@@ -192,8 +196,8 @@ fn walk(
         }
     }
     if depth == 1 && !pos.phase.is_simultaneous() {
-        let (_, keys, _, loops, _) = &mut bufs[0];
-        return last_depth_by_loops(pos, budget, keys, loops, stats);
+        let (_, _, _, leaves, _) = &mut bufs[0];
+        return last_depth_by_loops(pos, budget, leaves, stats);
     }
     let ((buf, keys, _, _, _), rest) = bufs.split_first_mut().expect("one buffer per depth");
     children(pos, budget, buf, keys, stats);
@@ -223,21 +227,20 @@ fn last_depth(pos: &Position, budget: u32, bufs: &mut [Bufs], stats: &mut GenSta
 
 /// `walk` at the last depth for Acholi outside the simultaneous opening,
 /// whose paths merge so often that most of its last-depth nodes have
-/// repeated children: each child is kept as its hash and its two loops,
-/// which is all that tells siblings apart there (every child of such a
-/// position has the same side, phase, ply, stores, history and race state,
-/// and the masks follow from the loops; checked in debug builds; in the
-/// simultaneous opening the race state differs), instead of being copied
-/// whole for `children`.
+/// repeated children: each child is kept as its hash and its two loops
+/// (a [`Leaf`]: Acholi is played 8 wide only), which is all that tells
+/// siblings apart there (every child of such a position has the same side,
+/// phase, ply, stores, history and race state, and the masks follow from the
+/// loops; checked in debug builds; in the simultaneous opening the race
+/// state differs), instead of being copied whole for `children`.
 fn last_depth_by_loops(
     pos: &Position,
     budget: u32,
-    keys: &mut Vec<(u64, u32)>,
-    loops: &mut Vec<[Loop; 2]>,
+    leaves: &mut Vec<Leaf>,
     stats: &mut GenStats,
 ) -> PerftCount {
-    keys.clear();
-    loops.clear();
+    debug_assert!(pos.width <= 8, "a leaf keeps 16 holes a loop");
+    leaves.clear();
     #[cfg(debug_assertions)]
     let mut first: Option<Position> = None;
     let s = pos.generate(budget, |_, p, _| {
@@ -255,29 +258,45 @@ fn last_depth_by_loops(
                 q.with_ply(0) == f.with_ply(0),
                 "siblings differ off the board"
             );
+            for l in &p.loops {
+                debug_assert!(
+                    crate::types::packed::Loop::from_low16(l.low16()) == *l,
+                    "a hole past 16"
+                );
+            }
         }
-        keys.push((p.hash, loops.len() as u32));
-        loops.push(p.loops);
+        let (a, b) = (p.loops[0].low16(), p.loops[1].low16());
+        leaves.push((
+            p.hash,
+            [a as u64, (a >> 64) as u64, b as u64, (b >> 64) as u64],
+            0,
+        ));
         true
     });
     stats.add(&s);
-    let n = keys.len();
-    // Each child against the earlier ones with the same hash; a 256-bit
-    // filter of the hashes' top bits skips the scan for most (no sort:
-    // Acholi's nodes have up to about 60 children).
-    let mut filter = [0u64; 4];
+    let n = leaves.len();
+    // Each child against the earlier ones with the same hash, found through
+    // chains by the hash's top 7 bits: `head[b]` is one more than the index
+    // of the last child of chain `b` (0: none yet), and each child's third
+    // field one more than the child before it in its chain.
+    let mut head = [0u32; 128];
     let mut unique = 0u64;
     for r in 0..n {
-        let (h, i) = keys[r];
-        let (word, bit) = ((h >> 62) as usize, 1u64 << (h >> 56 & 63));
-        if filter[word] & bit == 0
-            || !keys[..r]
-                .iter()
-                .any(|&(k, j)| k == h && loops[i as usize] == loops[j as usize])
-        {
-            unique += 1;
+        let (h, holes, _) = leaves[r];
+        let b = (h >> 57) as usize;
+        let mut j = head[b];
+        let mut seen = false;
+        while j != 0 {
+            let (k, ref other, before) = leaves[j as usize - 1];
+            if k == h && *other == holes {
+                seen = true;
+                break;
+            }
+            j = before;
         }
-        filter[word] |= bit;
+        unique += !seen as u64;
+        leaves[r].2 = head[b];
+        head[b] = r as u32 + 1;
     }
     PerftCount {
         paths: n as u64,

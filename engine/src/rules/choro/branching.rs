@@ -95,7 +95,10 @@ const FACING: [[u8; 2]; LEN as usize] = {
 /// loop position `l` and its `v` counters; a column for every `u8`, so that
 /// a count indexes it without a test): the words it adds to the loop
 /// (`LOOP16_RELAY`'s), the board hash's change (Didinga's `relay_keys`),
-/// and whether its sowing reaches the front row. One table a side, so that
+/// whether its sowing reaches the front row, and its step: its drops `v`
+/// in the low word, and in the high word 1 if its sowing reaches the front
+/// row (so that Acholi's relay loop adds the drops and counts the front
+/// row's reaches in one register). One table a side, so that
 /// the relay loop keeps one base register for all four. Beside it, by
 /// `first << 8 | hand`, a sowing of `hand` counters from loop position
 /// `first` that lifts no hole (a capture's, a clockwise lap's): the words
@@ -104,19 +107,27 @@ struct RelayTable {
     lo: [u64; 4096],
     hi: [u64; 4096],
     key: [u64; 4096],
-    front: [bool; 4096],
+    step: [u64; 4096],
     sow_lo: [u64; 4096],
     sow_hi: [u64; 4096],
     sow_key: [u64; 4096],
+    front: [bool; 4096],
 }
 
 impl RelayTable {
     /// The relay of the `v` counters of loop position `l` (taken modulo
-    /// 16): the loop's two words, the hash's change, the front row reached.
+    /// 16): the loop's two words, the hash's change, the step (`v`, and
+    /// `1 << 32` if the front row is reached), the front row reached.
     #[inline(always)]
-    fn at(&self, l: usize, v: usize) -> (u64, u64, u64, bool) {
+    fn at(&self, l: usize, v: usize) -> (u64, u64, u64, u64, bool) {
         let i = (l & 15) << 8 | (v & 255);
-        (self.lo[i], self.hi[i], self.key[i], self.front[i])
+        (
+            self.lo[i],
+            self.hi[i],
+            self.key[i],
+            self.step[i],
+            self.front[i],
+        )
     }
 
     /// Sow `hand` counters on `b` from loop position `first` (taken
@@ -134,10 +145,11 @@ static RELAY: [RelayTable; 2] = {
         lo: [0; 4096],
         hi: [0; 4096],
         key: [0; 4096],
-        front: [false; 4096],
+        step: [0; 4096],
         sow_lo: [0; 4096],
         sow_hi: [0; 4096],
         sow_key: [0; 4096],
+        front: [false; 4096],
     };
     let mut t = [EMPTY, EMPTY];
     let mut s = 0;
@@ -161,6 +173,7 @@ static RELAY: [RelayTable; 2] = {
                     .wrapping_sub(run[l + 1])
                     .wrapping_sub((v as u64).wrapping_mul(zobrist::HOLE[s][l]));
                 t[s].front[i] = reaches_front(next(l as u8), v as u8);
+                t[s].step[i] = v as u64 | (t[s].front[i] as u64) << 32;
                 // A sowing from `l`: a relay from the hole before it, which
                 // keeps its counters.
                 let before = (l + 15) % 16;
@@ -266,7 +279,7 @@ impl State {
     #[inline(always)]
     fn relay(&mut self, relay: &RelayTable, v: u8) {
         let l = self.last & 15;
-        let (lo, hi, key, _) = relay.at(l as usize, v as usize);
+        let (lo, hi, key, _, _) = relay.at(l as usize, v as usize);
         self.mine.add(lo, hi);
         self.hash = self.hash.wrapping_add(key);
         self.reach(next(l), v);
@@ -906,7 +919,42 @@ where
             // capture or clockwise hole, so that its next lap is a relay).
             let mut b = s.mine;
             let (mut hash, mut last) = (s.hash, s.last as usize & 15);
+            // `drops!()` and `front!()`: Acholi keeps the drops (low word)
+            // and the relays that reached the front row (high word, with 1 if
+            // it was reached before) in one register, `df`; Lango keeps them
+            // apart, in `drops` and `front` (its search's relay loop lost its
+            // table's base register to the one register).
             let (mut drops, mut front) = (s.drops, s.front_reached);
+            let mut df = s.drops as u64 | (s.front_reached as u64) << 32;
+            macro_rules! drops {
+                () => {
+                    if LANGO {
+                        drops
+                    } else {
+                        df as u32
+                    }
+                };
+            }
+            macro_rules! front {
+                () => {
+                    if LANGO {
+                        front
+                    } else {
+                        df >> 32 != 0
+                    }
+                };
+            }
+            // A lap of `hand` counters that reaches the front row if `reached`.
+            macro_rules! add_lap {
+                ($hand:expr, $reached:expr) => {
+                    if LANGO {
+                        front = front || $reached;
+                        drops += $hand as u32;
+                    } else {
+                        df += $hand as u64 | ($reached as u64) << 32;
+                    }
+                };
+            }
             let mut origin = s.origin as usize;
             // The count at `last`, as a word.
             let mut v = v as usize;
@@ -937,24 +985,26 @@ where
             // A relay of the `v` counters of `last`, on the locals.
             macro_rules! relay {
                 () => {
-                    let (lo, hi, key, reaches) = relay.at(last, v);
+                    let (lo, hi, key, step, reaches) = relay.at(last, v);
                     b.add(lo, hi);
                     hash = hash.wrapping_add(key);
-                    if !LANGO && OPEN {
-                        if !front && reaches {
-                            front = true;
+                    if LANGO {
+                        front |= reaches;
+                    } else {
+                        if OPEN && !front!() && step >> 32 != 0 {
                             // The back row no longer captures.
                             exits = Self::exits(&State {
                                 caps: (s.caps.0, 0),
                                 ..s
                             });
                         }
-                    } else {
-                        front |= reaches;
+                        df += step;
                     }
                     origin = last;
                     last = (last + v as usize) & 15;
-                    drops += v as u32;
+                    if LANGO {
+                        drops += v as u32;
+                    }
                 };
             }
             if sown {
@@ -968,16 +1018,15 @@ where
                     (hash, first, _) =
                         self.sow_capture(&mut b, hash.wrapping_sub(taken), h as usize, fr, bk);
                     origin = h as usize & 15;
-                    front = front || reaches_front(first, hand);
+                    add_lap!(hand, reaches_front(first, hand));
                     last = (first as usize + hand as usize - 1) & 15;
-                    drops += hand as u32;
                 }
                 saved_hash = hash;
                 v = b.get(last) as usize;
                 if v == 1 {
-                    self.emit(b, hash, s.opp_occ, start_laps, drops);
+                    self.emit(b, hash, s.opp_occ, start_laps, drops!());
                     s.laps = start_laps;
-                    s.drops = drops;
+                    s.drops = drops!();
                     break 'step;
                 }
             }
@@ -985,7 +1034,11 @@ where
                 // The lap end `last` holding `v >= 2`: its next lap.
                 'lap: {
                     if exits >> last & 1 != 0 {
-                        let caps = (s.caps.0, if front { 0 } else { s.caps.1 });
+                        // The back row captures only in Acholi's opening
+                        // (elsewhere `caps.1` is empty from the turn's start).
+                        debug_assert!(!LANGO && OPEN || s.caps.1 == 0);
+                        let back = !LANGO && OPEN && !front!();
+                        let caps = (s.caps.0, if back { s.caps.1 } else { 0 });
                         let l = last as u8;
                         if (caps.0 | caps.1).rotate_right(l as u32) & 1 != 0 {
                             // A capture after a lap of kind `Normal`, which
@@ -994,20 +1047,28 @@ where
                             (hash, packed) = self.capture(&mut s, &mut b, hash, last, origin);
                             let (first, hand) = (packed as u8, (packed >> 8) as u8);
                             origin = (packed >> 16) as usize;
-                            front = front || reaches_front(first, hand);
-                            let back = if front { 0 } else { s.caps.1 };
+                            add_lap!(hand, reaches_front(first, hand));
+                            let back = if front!() { 0 } else { s.caps.1 };
                             exits = Self::exits(&State {
                                 caps: (s.caps.0, back),
                                 ..s
                             });
                             last = (first as usize + hand as usize - 1) & 15;
-                            drops += hand as u32;
                             break 'lap;
                         }
-                        if cw_captures(l, v as u8, |h| b.get(h as usize), front, caps) {
+                        if cw_captures(l, v as u8, |h| b.get(h as usize), front!(), caps) {
                             // A clockwise hole whose clockwise lap
                             // captures: a decision, `branch`'s.
-                            sync(&mut s, &b, hash, last, origin, drops, front, event - left);
+                            sync(
+                                &mut s,
+                                &b,
+                                hash,
+                                last,
+                                origin,
+                                drops!(),
+                                front!(),
+                                event - left,
+                            );
                             let went_on = self.branch(&mut s, v as u8);
                             debug_assert!(!went_on, "a clockwise capture without a decision");
                             break 'step;
@@ -1024,7 +1085,7 @@ where
                 left -= 1;
                 if hash == saved_hash {
                     let step = event - left;
-                    sync(&mut s, &b, hash, last, origin, drops, front, step);
+                    sync(&mut s, &b, hash, last, origin, drops!(), front!(), step);
                     if checkpoint!().same_state(&s) {
                         self.stats.cut_cycle += 1;
                         break 'step;
@@ -1033,7 +1094,7 @@ where
                 if left == 0 {
                     let step = event;
                     if step >= far {
-                        sync(&mut s, &b, hash, last, origin, drops, front, step);
+                        sync(&mut s, &b, hash, last, origin, drops!(), front!(), step);
                         if step == cut_at {
                             self.stats.cut_budget += 1;
                             break 'step;
@@ -1048,9 +1109,9 @@ where
                 v = b.get(last) as usize;
                 if v == 1 {
                     let laps = start_laps + event - left;
-                    self.emit(b, hash, s.opp_occ, laps, drops);
+                    self.emit(b, hash, s.opp_occ, laps, drops!());
                     s.laps = laps;
-                    s.drops = drops;
+                    s.drops = drops!();
                     break 'step;
                 }
             }
@@ -1354,7 +1415,7 @@ mod tests {
                         sown[(l + k) % 16] += 1;
                         reached |= (l + k) % 16 >= 8;
                     }
-                    let (lo, hi, key, front) = table.at(l, v);
+                    let (lo, hi, key, step, front) = table.at(l, v);
                     let mut b = Loop16::load(&Loop::from_low16(u128::from_le_bytes(plain)));
                     b.add(lo, hi);
                     let after: [u8; 16] = std::array::from_fn(|i| b.get(i));
@@ -1363,6 +1424,11 @@ mod tests {
                     let change = hash(&sown, s).wrapping_sub(hash(&plain, s));
                     assert_eq!(key, change, "side {s} hole {l} hand {v}");
                     assert_eq!(front, reached, "side {s} hole {l} hand {v}");
+                    assert_eq!(
+                        step,
+                        v as u64 | (reached as u64) << 32,
+                        "side {s} hole {l} hand {v}"
+                    );
                     // A sowing of `v` from `l`, which lifts no hole.
                     let mut sown = plain;
                     for k in 0..v {
