@@ -118,7 +118,7 @@ fn leaves(
     stats: &mut GenStats,
 ) -> Option<PerftCount> {
     keys.clear();
-    let s = pos.generate(budget, |_, p, _| {
+    let s = pos.generate_boards(budget, |_, p, _| {
         keys.push(p.hash());
         true
     });
@@ -243,7 +243,7 @@ fn last_depth_by_loops(
     leaves.clear();
     #[cfg(debug_assertions)]
     let mut first: Option<Position> = None;
-    let s = pos.generate(budget, |_, p, _| {
+    let s = pos.generate_boards(budget, |_, p, _| {
         #[cfg(debug_assertions)]
         {
             let f = *first.get_or_insert(*p);

@@ -11,6 +11,7 @@
 mod branching;
 mod didinga;
 pub(crate) use branching::generate as generate_branching;
+pub(crate) use branching::generate_boards as generate_branching_boards;
 pub(crate) use didinga::generate as generate_didinga;
 use didinga::meta_hashes;
 pub(crate) use didinga::run_keys;
@@ -692,6 +693,33 @@ mod tests {
         let general = list(p, budget, true);
         assert_eq!(fast.1, general.1, "{p} budget {budget}: statistics");
         assert_eq!(fast.0, general.0, "{p} budget {budget}: moves");
+        // `generate_boards`: the same moves, children (their masks aside),
+        // figures and statistics.
+        let mut boards = Vec::new();
+        let stats = p.generate_boards(budget, |m, c, i| {
+            boards.push((m.to_string(), *c, i));
+            true
+        });
+        assert_eq!(
+            stats, fast.1,
+            "{p} budget {budget}: generate_boards' statistics"
+        );
+        assert_eq!(
+            boards.len(),
+            fast.0.len(),
+            "{p} budget {budget}: generate_boards"
+        );
+        for ((m, c, i), (fm, fc, fi)) in boards.iter().zip(&fast.0) {
+            let c = Position {
+                occupied: fc.occupied,
+                movable: fc.movable,
+                ..*c
+            };
+            assert!(
+                m == fm && c == *fc && i == fi,
+                "{p} budget {budget}: generate_boards' {m}"
+            );
+        }
         cuts.add(&fast.1);
         fast.0
     }

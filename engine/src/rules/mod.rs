@@ -157,6 +157,28 @@ impl Position {
         }
     }
 
+    /// As [`Position::generate`], for a sink that reads only each child's
+    /// loops, its hash and the fields off the board (perft's last depths):
+    /// in Lango and Acholi outside the race the children's `occupied` and
+    /// `movable` masks are not written (they are the parent's), which saves
+    /// their making a child.
+    pub(crate) fn generate_boards<F>(&self, budget: u32, sink: F) -> GenStats
+    where
+        F: FnMut(&Move, &Position, MoveInfo) -> bool,
+    {
+        // `generate`'s tests in the same order, so that the other codes' calls
+        // cost what `generate`'s do.
+        if self.phase.is_simultaneous() {
+            race::generate(self, budget, sink)
+        } else if self.variant == crate::Variant::Didinga {
+            choro::generate_didinga(self, budget, sink)
+        } else if self.variant.is_choro() {
+            choro::generate_branching_boards(self, budget, sink)
+        } else {
+            adjiboto::generate(self, sink)
+        }
+    }
+
     /// The mover's starts when each start is one move or none: Didinga and
     /// Adjiboto outside the simultaneous opening (no decisions in a turn).
     /// A mask for [`Position::generate_from`], bit `i` for one start; a

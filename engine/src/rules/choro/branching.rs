@@ -409,8 +409,10 @@ enum Opt {
     Leave(State),
 }
 
-/// The generator of one position: `LANGO` or Acholi, `OPEN` in the opening.
-struct Gen<'p, F, const LANGO: bool, const OPEN: bool> {
+/// The generator of one position: `LANGO` or Acholi, `OPEN` in the opening;
+/// `MASKS`: each child's masks written (else left as the parent's, for a
+/// sink that reads only the child's loops and hash: [`generate_boards`]).
+struct Gen<'p, F, const LANGO: bool, const OPEN: bool, const MASKS: bool> {
     pos: &'p Position,
     budget: u32,
     path: Move,
@@ -445,23 +447,79 @@ where
 {
     debug_assert!(pos.width == W && matches!(pos.variant, Variant::Lango | Variant::Acholi));
     match (pos.variant == Variant::Lango, pos.phase.is_opening()) {
-        (true, false) => run::<F, true, false>(pos, budget, sink),
-        (true, true) => run::<F, true, true>(pos, budget, sink),
-        (false, false) => run::<F, false, false>(pos, budget, sink),
-        (false, true) => run::<F, false, true>(pos, budget, sink),
+        (true, false) => run::<F, true, false, true>(pos, budget, sink),
+        (true, true) => run::<F, true, true, true>(pos, budget, sink),
+        (false, false) => run::<F, false, false, true>(pos, budget, sink),
+        (false, true) => run::<F, false, true, true>(pos, budget, sink),
     }
+}
+
+/// As [`generate`], but each child handed to the sink has only its loops,
+/// its hash and the fields off the board right: its `occupied` and
+/// `movable` masks are the parent's (they follow from the loops). For
+/// perft's last depths, whose sinks read the loops and the hash alone; in
+/// debug builds the children are checked against [`generate`]'s.
+pub(crate) fn generate_boards<F>(pos: &Position, budget: u32, mut sink: F) -> GenStats
+where
+    F: FnMut(&Move, &Position, MoveInfo) -> bool,
+{
+    debug_assert!(pos.width == W && matches!(pos.variant, Variant::Lango | Variant::Acholi));
+    #[cfg(debug_assertions)]
+    let mut full = Vec::new();
+    #[cfg(debug_assertions)]
+    let full_stats = generate(pos, budget, |m, p, i| {
+        full.push((*m, *p, i));
+        true
+    });
+    #[cfg(debug_assertions)]
+    let (mut made, mut stopped) = (0usize, false);
+    #[cfg(debug_assertions)]
+    let mut sink = |m: &Move, p: &Position, i: MoveInfo| {
+        if made < full.len() {
+            let (fm, fp, fi) = &full[made];
+            let q = Position {
+                occupied: fp.occupied,
+                movable: fp.movable,
+                ..*p
+            };
+            debug_assert!(
+                fm == m && *fp == q && *fi == i,
+                "a child of generate_boards that generate does not make"
+            );
+        }
+        made += 1;
+        let go = sink(m, p, i);
+        stopped |= !go;
+        go
+    };
+    let s = match (pos.variant == Variant::Lango, pos.phase.is_opening()) {
+        (true, false) => run::<_, true, false, false>(pos, budget, &mut sink),
+        (true, true) => run::<_, true, true, false>(pos, budget, &mut sink),
+        (false, false) => run::<_, false, false, false>(pos, budget, &mut sink),
+        (false, true) => run::<_, false, true, false>(pos, budget, &mut sink),
+    };
+    #[cfg(debug_assertions)]
+    debug_assert!(
+        stopped || (made == full.len() && s == full_stats),
+        "generate_boards made other children"
+    );
+    s
 }
 
 /// One instance a code and phase, each a function of its own (the sink
 /// inlined in it).
 #[inline(never)]
-fn run<F, const LANGO: bool, const OPEN: bool>(pos: &Position, budget: u32, sink: F) -> GenStats
+fn run<F, const LANGO: bool, const OPEN: bool, const MASKS: bool>(
+    pos: &Position,
+    budget: u32,
+    sink: F,
+) -> GenStats
 where
     F: FnMut(&Move, &Position, MoveInfo) -> bool,
 {
     let (me, opp) = (pos.side.index(), 1 - pos.side.index());
     let (meta, child_meta) = meta_hashes(pos);
-    let mut g = Gen::<F, LANGO, OPEN> {
+    let mut g = Gen::<F, LANGO, OPEN, MASKS> {
         pos,
         budget,
         path: Move::empty(true),
@@ -510,7 +568,7 @@ where
     g.stats
 }
 
-impl<F, const LANGO: bool, const OPEN: bool> Gen<'_, F, LANGO, OPEN>
+impl<F, const LANGO: bool, const OPEN: bool, const MASKS: bool> Gen<'_, F, LANGO, OPEN, MASKS>
 where
     F: FnMut(&Move, &Position, MoveInfo) -> bool,
 {
@@ -1359,7 +1417,9 @@ where
         // The child's loops are 8 wide: the words past the first 16 holes
         // stay empty.
         mine.store_into(&mut child.loops[me]);
-        (child.occupied[me], child.movable[me]) = mine.masks();
+        if MASKS {
+            (child.occupied[me], child.movable[me]) = mine.masks();
+        }
         // Captures only empty the opponent's holes; the sink does not
         // change the child, so they are those of the last child unless
         // `opp_occ` differs.
@@ -1367,12 +1427,16 @@ where
             self.child_opp = opp_occ;
             if opp_occ == pos.occupied[opp] {
                 child.loops[opp] = pos.loops[opp];
-                child.occupied[opp] = pos.occupied[opp];
-                child.movable[opp] = pos.movable[opp];
+                if MASKS {
+                    child.occupied[opp] = pos.occupied[opp];
+                    child.movable[opp] = pos.movable[opp];
+                }
             } else {
                 child.loops[opp] = self.theirs.keep16(opp_occ);
-                child.occupied[opp] = opp_occ;
-                child.movable[opp] = pos.movable[opp] & opp_occ;
+                if MASKS {
+                    child.occupied[opp] = opp_occ;
+                    child.movable[opp] = pos.movable[opp] & opp_occ;
+                }
             }
         }
         child.hash = hash.wrapping_add(self.child_meta);
