@@ -79,6 +79,19 @@ fn cw_captures(
     caps >> last & 1 != 0
 }
 
+/// [`cw_captures`] from a relay table's [`RelayTable::cw`] entry `e` for
+/// the hole and its count: the lap's last hole (bits 0 to 3), whether the
+/// lap reaches the front row (bit 4), whether it ends in at least 2
+/// counters whatever that hole holds (bit 5) or if that hole holds any
+/// (bit 6); the capture sets' test first, which most clockwise holes fail.
+#[inline(always)]
+fn cw_captures_at(e: u8, count: impl Fn(u8) -> u8, front_reached: bool, caps: (u32, u32)) -> bool {
+    let last = e & 15;
+    let reached = front_reached || e & 16 != 0;
+    let caps = caps.0 | if reached { 0 } else { caps.1 };
+    caps >> last & 1 != 0 && (e & 32 != 0 || e & 64 != 0 && count(last) != 0)
+}
+
 /// The opponent's front and back holes facing each of the mover's holes.
 const FACING: [[u8; 2]; LEN as usize] = {
     let mut t = [[0; 2]; LEN as usize];
@@ -102,7 +115,8 @@ const FACING: [[u8; 2]; LEN as usize] = {
 /// the relay loop keeps one base register for all four. Beside it, by
 /// `first << 8 | hand`, a sowing of `hand` counters from loop position
 /// `first` that lifts no hole (a capture's, a clockwise lap's): the words
-/// it adds and the hash's change.
+/// it adds and the hash's change. And by `l << 8 | v`, the clockwise lap
+/// of the `v` counters of hole `l` for [`cw_captures_at`].
 struct RelayTable {
     lo: [u64; 4096],
     hi: [u64; 4096],
@@ -112,6 +126,7 @@ struct RelayTable {
     sow_hi: [u64; 4096],
     sow_key: [u64; 4096],
     front: [bool; 4096],
+    cw: [u8; 4096],
 }
 
 impl RelayTable {
@@ -150,6 +165,7 @@ static RELAY: [RelayTable; 2] = {
         sow_hi: [0; 4096],
         sow_key: [0; 4096],
         front: [false; 4096],
+        cw: [0; 4096],
     };
     let mut t = [EMPTY, EMPTY];
     let mut s = 0;
@@ -174,6 +190,14 @@ static RELAY: [RelayTable; 2] = {
                     .wrapping_sub((v as u64).wrapping_mul(zobrist::HOLE[s][l]));
                 t[s].front[i] = reaches_front(next(l as u8), v as u8);
                 t[s].step[i] = v as u64 | (t[s].front[i] as u64) << 32;
+                let (q, r) = (v >> 4, v & 15);
+                let last = (l + 16 - r) % 16;
+                let any = if r == 0 { q >= 2 } else { q >= 1 };
+                let occupied = r != 0 && q == 0;
+                t[s].cw[i] = last as u8
+                    | (reaches_front(last as u8, v as u8) as u8) << 4
+                    | (any as u8) << 5
+                    | (occupied as u8) << 6;
                 // A sowing from `l`: a relay from the hole before it, which
                 // keeps its counters.
                 let before = (l + 15) % 16;
@@ -1114,7 +1138,21 @@ where
                             last = (first as usize + hand as usize - 1) & 15;
                             break 'lap;
                         }
-                        if cw_captures(l, v as u8, |h| b.get(h as usize), front!(), caps) {
+                        // Lango's test from the relay table (Acholi's relay
+                        // loop lost registers to it: its perft and search
+                        // gained instructions).
+                        let cw = if LANGO {
+                            let e = relay.cw[last << 8 | (v & 255)];
+                            let cw = cw_captures_at(e, |h| b.get(h as usize), front!(), caps);
+                            debug_assert_eq!(
+                                cw,
+                                cw_captures(l, v as u8, |h| b.get(h as usize), front!(), caps)
+                            );
+                            cw
+                        } else {
+                            cw_captures(l, v as u8, |h| b.get(h as usize), front!(), caps)
+                        };
+                        if cw {
                             // A clockwise hole whose clockwise lap
                             // captures: a decision, `branch`'s.
                             sync(
@@ -1459,6 +1497,34 @@ mod tests {
     /// table's words), the hash's change (Didinga's relay keys, and the
     /// keys of the holes sown) and the front row reached; and its sowings
     /// that lift no hole, from every hole, the same way.
+    /// The relay table's clockwise entries against [`cw_captures`], for
+    /// every hole and count, every count of the lap's last hole that
+    /// matters (none, one), the front row reached or not, and capture sets
+    /// of each hole alone in either row.
+    #[test]
+    fn cw_table_matches_cw_captures() {
+        for table in &RELAY {
+            for l in 0..LEN {
+                for v in 0..=255u8 {
+                    let e = table.cw[(l as usize) << 8 | v as usize];
+                    for c in 0..2u8 {
+                        for front in [false, true] {
+                            for h in 0..LEN {
+                                for caps in [(1 << h, 0), (0, 1 << h)] {
+                                    assert_eq!(
+                                        cw_captures_at(e, |_| c, front, caps),
+                                        cw_captures(l, v, |_| c, front, caps),
+                                        "hole {l}, {v} counters, {c} at the end, front {front}, caps {caps:?}"
+                                    );
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn relay_table_matches_a_plain_sow() {
         let hash = |b: &[u8; 16], s: usize| {
