@@ -69,14 +69,11 @@ fn cw_captures(
     caps: (u32, u32),
 ) -> bool {
     let (q, r) = (v >> 4, v & 15);
-    let last = if r > l { l + LEN - r } else { l - r };
-    let after = if r == 0 { q } else { count(last) + q + 1 };
-    if after < 2 {
-        return false;
-    }
+    let last = l.wrapping_sub(r) & (LEN - 1);
     let reached = front_reached || reaches_front(last, v);
     let caps = caps.0 | if reached { 0 } else { caps.1 };
-    caps >> last & 1 != 0
+    // The capture sets first: most clockwise holes fail them.
+    caps >> last & 1 != 0 && (if r == 0 { q } else { count(last) + q + 1 }) >= 2
 }
 
 /// [`cw_captures`] from a relay table's [`RelayTable::cw`] entry `e` for
