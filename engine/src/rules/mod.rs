@@ -144,17 +144,7 @@ impl Position {
     where
         F: FnMut(&Move, &Position, MoveInfo) -> bool,
     {
-        if self.phase.is_simultaneous() {
-            race::generate(self, budget, sink)
-        } else if self.variant == crate::Variant::Didinga {
-            // Straight to Didinga's own generator, without the general
-            // generator's frame.
-            choro::generate_didinga(self, budget, sink)
-        } else if self.variant.is_choro() {
-            choro::generate_branching(self, budget, sink)
-        } else {
-            adjiboto::generate(self, sink)
-        }
+        self.generate_by::<F, false>(budget, sink)
     }
 
     /// As [`Position::generate`], for a sink that reads only each child's
@@ -166,14 +156,28 @@ impl Position {
     where
         F: FnMut(&Move, &Position, MoveInfo) -> bool,
     {
-        // `generate`'s tests in the same order, so that the other codes' calls
-        // cost what `generate`'s do.
+        self.generate_by::<F, true>(budget, sink)
+    }
+
+    /// The code's generator: [`Position::generate`], or with `BOARDS`
+    /// [`Position::generate_boards`].
+    #[inline(always)]
+    fn generate_by<F, const BOARDS: bool>(&self, budget: u32, sink: F) -> GenStats
+    where
+        F: FnMut(&Move, &Position, MoveInfo) -> bool,
+    {
         if self.phase.is_simultaneous() {
             race::generate(self, budget, sink)
         } else if self.variant == crate::Variant::Didinga {
+            // Straight to Didinga's own generator, without the general
+            // generator's frame.
             choro::generate_didinga(self, budget, sink)
         } else if self.variant.is_choro() {
-            choro::generate_branching_boards(self, budget, sink)
+            if BOARDS {
+                choro::generate_branching_boards(self, budget, sink)
+            } else {
+                choro::generate_branching(self, budget, sink)
+            }
         } else {
             adjiboto::generate(self, sink)
         }
