@@ -294,6 +294,37 @@ pub(crate) fn generate_into<C: ChildOut>(pos: &Position, out: &mut C) -> GenStat
     generate_keyed(pos, None, out)
 }
 
+/// What a move of side `s`, whose history is `hist` (its bits), does to
+/// that history and to the history key's input.
+#[derive(Clone, Copy)]
+struct HistStep {
+    /// The history has fewer than five entries, so the move is one more.
+    grows: bool,
+    /// The history with one more entry, the hole not yet in it.
+    next: u32,
+    /// Where the hole goes in `next`.
+    slot: u32,
+    /// The input's change for the count: `(hist ^ next) << HIST_SHIFT[s]`.
+    swap: u64,
+    /// Where the hole goes in the input: `slot + HIST_SHIFT[s]`.
+    entry: u32,
+}
+
+#[inline(always)]
+fn hist_step(hist: u32, s: usize) -> HistStep {
+    let len = hist & 7;
+    let next = (hist & !7) | (len + 1);
+    let slot = 3 + 3 * len;
+    let shift = zobrist::HIST_SHIFT[s];
+    HistStep {
+        grows: len < 5,
+        next,
+        slot,
+        swap: ((hist ^ next) as u64) << shift,
+        entry: slot + shift,
+    }
+}
+
 /// [`generate_into`] with the history key of `pos` known where `key` is
 /// `Some` (it is then `HistKey::of(pos)`).
 #[inline(always)]
@@ -309,23 +340,24 @@ fn generate_keyed<C: ChildOut>(pos: &Position, key: Option<HistKey>, out: &mut C
         .wrapping_add(zobrist::SIDE[1 - s])
         .wrapping_sub(zobrist::SIDE[s]);
     let hist = pos.hist[s].0;
-    let hist_len = hist & 7;
-    let grows = hist_len < 5;
     // The child's history is `next_hist` with the hole in the free entry
     // at `slot` (a history's entries past its length are 0, as `push`
     // leaves them) and in the set of holes played; the history key's input
     // (which leaves that set out) is then the parent's with this side's
-    // history swapped, `others ^ n << (slot + shift)`.
-    let next_hist = (hist & !7) | (hist_len + 1);
-    let slot = 3 + 3 * hist_len;
+    // history swapped, `others ^ n << entry`.
+    let HistStep {
+        grows,
+        next: next_hist,
+        slot,
+        swap,
+        entry,
+    } = hist_step(hist, s);
     debug_assert!(!grows || (hist & AdjHistory::ENTRIES) >> slot == 0);
-    let shift = zobrist::HIST_SHIFT[s];
     let input0 = match key {
         Some(k) => k.input,
         None => zobrist::hist_input([pos.hist[0].0, pos.hist[1].0]),
     };
-    let others = input0 ^ ((hist ^ next_hist) as u64) << shift;
-    let entry = slot + shift;
+    let others = input0 ^ swap;
     let hist0 = match key {
         Some(k) => k.key,
         None if grows || C::KEYED => zobrist::hist_key_of_input(input0),
@@ -532,13 +564,10 @@ fn twig(pos: &Position, key: HistKey, stats: &mut GenStats) -> PerftCount {
         .hash
         .wrapping_add(zobrist::SIDE[1 - s])
         .wrapping_sub(zobrist::SIDE[s]);
-    let hist = pos.hist[s].0;
-    let hist_len = hist & 7;
-    let grows = hist_len < 5;
-    let next_hist = (hist & !7) | (hist_len + 1);
-    let shift = zobrist::HIST_SHIFT[s];
-    let others = key.input ^ ((hist ^ next_hist) as u64) << shift;
-    let entry = 3 + 3 * hist_len + shift;
+    let HistStep {
+        grows, swap, entry, ..
+    } = hist_step(pos.hist[s].0, s);
+    let others = key.input ^ swap;
     let ring0 = pos.loops[0].low16();
     let counts = ring0.to_le_bytes();
     let (stores_at, step) = (zobrist::stores_index(pos.stores), zobrist::STORES_STEP[s]);
@@ -547,13 +576,13 @@ fn twig(pos: &Position, key: HistKey, stats: &mut GenStats) -> PerftCount {
     let other = pos.side.other();
     let t = other.index();
     let hist_t = pos.hist[t].0;
-    let len_t = hist_t & 7;
-    let grows_t = len_t < 5;
     let played_t = hist_t >> AdjHistory::PLAYED;
-    let next_t = (hist_t & !7) | (len_t + 1);
-    let shift_t = zobrist::HIST_SHIFT[t];
-    let swap_t = ((hist_t ^ next_t) as u64) << shift_t;
-    let entry_t = 3 + 3 * len_t + shift_t;
+    let HistStep {
+        grows: grows_t,
+        swap: swap_t,
+        entry: entry_t,
+        ..
+    } = hist_step(hist_t, t);
     let step_t = zobrist::STORES_STEP[t];
     let side_t = zobrist::SIDE[s].wrapping_sub(zobrist::SIDE[t]);
     // (Eight slots, so that an index masked by 7 needs no bounds check.)
