@@ -4,7 +4,6 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::process::{Child, ChildStdin, Command};
@@ -214,13 +213,13 @@ impl Engine {
     }
 
     /// Send `cmds` (ending with a `go`) and pass every line to `info` until
-    /// `bestmove`, which is returned. `stop` asks the search to end;
-    /// `stop` is also sent when the move's time `movetime` is overrun.
+    /// `bestmove`, which is returned. `stop` is sent to the engine once
+    /// `stopped()` says so, or when the move's time `movetime` is overrun.
     pub async fn go(
         &mut self,
         cmds: &[String],
         movetime: Duration,
-        stop: &AtomicBool,
+        stopped: &(dyn Fn() -> bool + Send + Sync),
         info: &mut (dyn FnMut(&str) + Send),
     ) -> Result<String, Failure> {
         self.ensure().await?;
@@ -230,7 +229,7 @@ impl Engine {
         let mut stop_sent: Option<Instant> = None;
         loop {
             let now = Instant::now();
-            if stop_sent.is_none() && (stop.load(Ordering::Acquire) || now > started + limit) {
+            if stop_sent.is_none() && (stopped() || now > started + limit) {
                 self.send(&["stop".to_string()]).await?;
                 stop_sent = Some(now);
             }

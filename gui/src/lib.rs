@@ -21,7 +21,7 @@ use engine::{Engine, Failure};
 use serde_json::{json, Value};
 use std::net::SocketAddr;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::mpsc;
@@ -39,8 +39,11 @@ pub const RESTART_NOTE: &str = "it will be restarted for the next request; the g
 /// What the server shares between its connections.
 pub struct App {
     engine: tokio::sync::Mutex<Engine>,
-    /// Set to end the running search (the page's stop, or a closed page).
-    stop: AtomicBool,
+    /// How many times a search was asked to end (a page's `stop`, a closed
+    /// page). A search ends once this passes the count its `go` request
+    /// arrived with, so a `stop` sent after a `go` ends that search even
+    /// when the `go` still waits for the engine.
+    stops: AtomicU64,
     /// The game the page last reported, handed to a page opened later.
     game: Mutex<Value>,
 }
@@ -50,7 +53,7 @@ impl App {
     pub fn new(engine: PathBuf, args: &[String]) -> Arc<App> {
         Arc::new(App {
             engine: tokio::sync::Mutex::new(Engine::new(&engine, args)),
-            stop: AtomicBool::new(false),
+            stops: AtomicU64::new(0),
             game: Mutex::new(Value::Null),
         })
     }
@@ -66,7 +69,8 @@ impl App {
     /// `info` lines a search pushed before it. For tests and other front ends.
     pub async fn request(&self, req: Value) -> (Value, Vec<Value>) {
         let (tx, mut rx) = mpsc::unbounded_channel();
-        let reply = self.reply(&req, &tx).await;
+        let seen = self.arrived(&req);
+        let reply = self.reply(&req, &tx, seen).await;
         drop(tx);
         let mut infos = Vec::new();
         while let Ok(v) = rx.try_recv() {
@@ -75,9 +79,18 @@ impl App {
         (reply, infos)
     }
 
-    async fn reply(&self, req: &Value, tx: &mpsc::UnboundedSender<Value>) -> Value {
+    /// Note a request's arrival: a `stop` is counted. Returns the stops so
+    /// far, the count a `go` arriving now ends at the next of.
+    fn arrived(&self, req: &Value) -> u64 {
+        if req.get("op").and_then(Value::as_str) == Some("stop") {
+            self.stops.fetch_add(1, Ordering::AcqRel);
+        }
+        self.stops.load(Ordering::Acquire)
+    }
+
+    async fn reply(&self, req: &Value, tx: &mpsc::UnboundedSender<Value>, seen: u64) -> Value {
         let id = req.get("id").cloned().unwrap_or(Value::Null);
-        let mut reply = match handle(self, req, tx).await {
+        let mut reply = match handle(self, req, tx, seen).await {
             Ok(v) => v,
             Err(e) => json!({ "error": e }),
         };
@@ -129,10 +142,66 @@ async fn ws_upgrade(ws: WebSocketUpgrade, State(app): State<Arc<App>>) -> Respon
         .on_upgrade(move |socket| connection(socket, app))
 }
 
-/// One page: requests are served each on its own task, so that `stop`
-/// reaches a running search; replies go out through one writer.
+/// One page's requests, in the order the page sent them.
+///
+/// The engine's requests (`newgame`, `state`, `trace`, `go`, ...) are
+/// answered one after another in that order, by one task per page: a page
+/// that sends a new game's `state` after an old game's is answered the new
+/// game last (each on its own task they could overtake each other on the
+/// engine's lock, and the page was left showing the old game). The requests
+/// that need no engine (`stop`, `save_game`, `load_game`, `records`) are
+/// answered at once, so that `stop` reaches a running search.
+pub struct Page {
+    app: Arc<App>,
+    out: mpsc::UnboundedSender<Value>,
+    queue: mpsc::UnboundedSender<(Value, u64)>,
+}
+
+impl Page {
+    /// A page whose replies and `info` lines go to `out`.
+    pub fn new(app: Arc<App>, out: mpsc::UnboundedSender<Value>) -> Page {
+        let (queue, mut work) = mpsc::unbounded_channel::<(Value, u64)>();
+        let (a, o) = (app.clone(), out.clone());
+        tokio::spawn(async move {
+            while let Some((req, seen)) = work.recv().await {
+                let reply = a.reply(&req, &o, seen).await;
+                let _ = o.send(reply);
+            }
+        });
+        Page { app, out, queue }
+    }
+
+    /// Take one request as the page sent it (JSON text).
+    pub fn take(&self, text: &str) {
+        let req: Value = serde_json::from_str(text).unwrap_or(Value::Null);
+        let seen = self.app.arrived(&req);
+        let op = req.get("op").and_then(Value::as_str).unwrap_or("");
+        if matches!(op, "stop" | "save_game" | "load_game" | "records") {
+            let (app, out) = (self.app.clone(), self.out.clone());
+            tokio::spawn(async move {
+                let reply = app.reply(&req, &out, seen).await;
+                let _ = out.send(reply);
+            });
+        } else {
+            let _ = self.queue.send((req, seen));
+        }
+    }
+}
+
+impl Drop for Page {
+    /// A closed page: end its search, keep its game and the engine. Its
+    /// requests still queued are answered into the void (a `go` among them
+    /// ends at once).
+    fn drop(&mut self) {
+        self.app.stops.fetch_add(1, Ordering::AcqRel);
+    }
+}
+
+/// One page's WebSocket: its requests to a [`Page`]; replies and `info`
+/// lines go out through one writer.
 async fn connection(mut socket: WebSocket, app: Arc<App>) {
     let (tx, mut rx) = mpsc::unbounded_channel::<Value>();
+    let page = Page::new(app, tx);
     loop {
         tokio::select! {
             out = rx.recv() => {
@@ -142,22 +211,15 @@ async fn connection(mut socket: WebSocket, app: Arc<App>) {
                 }
             }
             inp = socket.recv() => {
-                let text = match inp {
-                    Some(Ok(Message::Text(t))) => t.to_string(),
+                match inp {
+                    Some(Ok(Message::Text(t))) => page.take(t.as_str()),
                     Some(Ok(Message::Close(_))) | Some(Err(_)) | None => break,
                     Some(Ok(_)) => continue,
-                };
-                let (app, tx) = (app.clone(), tx.clone());
-                tokio::spawn(async move {
-                    let req: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
-                    let reply = app.reply(&req, &tx).await;
-                    let _ = tx.send(reply);
-                });
+                }
             }
         }
     }
-    // A closed page: end its search, keep its game and the engine.
-    app.stop.store(true, Ordering::Release);
+    drop(page);
 }
 
 fn text(v: &Value, key: &str) -> Result<String, String> {
@@ -235,13 +297,12 @@ async fn handle(
     app: &App,
     req: &Value,
     tx: &mpsc::UnboundedSender<Value>,
+    seen: u64,
 ) -> Result<Value, String> {
     let op = text(req, "op")?;
     match op.as_str() {
-        "stop" => {
-            app.stop.store(true, Ordering::Release);
-            return Ok(json!({}));
-        }
+        // Counted as it arrived (`App::arrived`).
+        "stop" => return Ok(json!({})),
         "save_game" => {
             if let Ok(mut g) = app.game.lock() {
                 *g = req.get("game").cloned().unwrap_or(Value::Null);
@@ -258,7 +319,7 @@ async fn handle(
     let mut engine = app.engine.lock().await;
     let mut note = None;
     for attempt in 0..2 {
-        match engine_op(&mut engine, app, &op, req, tx).await {
+        match engine_op(&mut engine, app, &op, req, tx, seen).await {
             Ok(Ok(mut v)) => {
                 v["engine_pid"] = json!(engine.pid());
                 v["restarts"] = json!(engine.restarts);
@@ -288,6 +349,7 @@ async fn engine_op(
     op: &str,
     req: &Value,
     tx: &mpsc::UnboundedSender<Value>,
+    seen: u64,
 ) -> Result<Result<Value, String>, Failure> {
     macro_rules! tri {
         ($x:expr) => {
@@ -373,7 +435,7 @@ async fn engine_op(
                 ])
                 .await?;
             tri!(engine_error(&out));
-            app.stop.store(false, Ordering::Release);
+            let stopped = || app.stops.load(Ordering::Acquire) != seen;
             let id = req.get("id").cloned().unwrap_or(Value::Null);
             let mut info = |l: &str| {
                 let _ = tx.send(json!({"type": "info", "id": id, "line": l}));
@@ -382,7 +444,7 @@ async fn engine_op(
                 .go(
                     &[format!("go movetime {ms}")],
                     Duration::from_millis(ms),
-                    &app.stop,
+                    &stopped,
                     &mut info,
                 )
                 .await?;

@@ -572,11 +572,19 @@ async function playMove(mv) {
   scheduleNext();
 }
 
+/** Refreshes asked for; a reply is shown only if it answers the last. */
+let refreshes = 0;
+
 async function refresh() {
+  const mine = ++refreshes;
   await busyDo(async () => {
     const moves = rec ? rec.games[rec.gi].moves.slice(0, rec.ply) : game.moves;
     const start = rec ? rec.games[rec.gi].start : game.start;
-    st = await req('state', { start, moves });
+    const s = await req('state', { start, moves });
+    // A later refresh (a new game, a set-up, a record, a move) was asked
+    // for while this one was answered: its reply is the board to show.
+    if (mine !== refreshes) return;
+    st = s;
     renderInfo();
     if (!anim.playing) {
       const p = parsePos(st.position);

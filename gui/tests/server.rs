@@ -7,13 +7,14 @@ mod common;
 
 use choro_engine::{Game, Opening, Position, Variant};
 use choro_gui::engine::Limits;
-use choro_gui::App;
+use choro_gui::{App, Page};
 use common::binary;
 use serde_json::{json, Value};
 use std::path::PathBuf;
 use std::process::Command;
 use std::sync::Arc;
 use std::time::Duration;
+use tokio::sync::mpsc;
 
 fn short_limits() -> Limits {
     Limits {
@@ -312,4 +313,72 @@ async fn choro_gui_itself_speaks_the_protocol() {
         r["moves"].as_array().unwrap().len(),
         start.legal_moves().len()
     );
+}
+
+/// A page's replies, skipping the `info` lines a search pushes.
+async fn next_reply(rx: &mut mpsc::UnboundedReceiver<Value>) -> Value {
+    loop {
+        let v = rx.recv().await.expect("the page's replies ended");
+        if v["type"] != "info" {
+            return v;
+        }
+    }
+}
+
+/// A page's engine requests are answered in the order it sent them: the
+/// board of a new game asked for after an old game's is the one the page
+/// gets last. (Each request on its own task, they overtook each other on
+/// the engine's lock, and the page was left showing the old game: the
+/// browser test saw it as an engine move refused in a new game.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_pages_requests_are_answered_in_the_order_sent() {
+    let app = App::new(binary("choro"), &[]);
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let page = Page::new(app, tx);
+    let starts = [
+        Position::start(Variant::Didinga, 12, Opening::Sequential).unwrap(),
+        Position::start(Variant::Lango, 8, Opening::Simultaneous).unwrap(),
+        Position::start(Variant::Adjiboto, 8, Opening::Sequential).unwrap(),
+    ];
+    let n = 90;
+    for i in 0..n {
+        let start = starts[i % 3].to_string();
+        page.take(&json!({"id": i, "op": "state", "start": start, "moves": []}).to_string());
+    }
+    for i in 0..n {
+        let r = next_reply(&mut rx).await;
+        assert_eq!(r["id"], i, "{r}");
+        assert_eq!(r["position"], starts[i % 3].to_string(), "{r}");
+    }
+}
+
+/// A `stop` sent right after a `go` ends that search, even when it reaches
+/// the server before the `go` reaches the engine (it was lost then, and the
+/// search ran its whole time).
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_stop_right_after_a_go_ends_that_search() {
+    let app = App::new(binary("choro"), &[]);
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let page = Page::new(app, tx);
+    // Didinga's 12-wide start: alpha-beta finds no end in it and would
+    // think the whole 600 s.
+    let start = Position::start(Variant::Didinga, 12, Opening::Sequential).unwrap();
+    for round in 0..3 {
+        let go = json!({"id": 2 * round, "op": "go", "start": start.to_string(), "moves": [],
+            "algorithm": "alphabeta", "movetime": 600_000});
+        page.take(&go.to_string());
+        page.take(&json!({"id": 2 * round + 1, "op": "stop"}).to_string());
+        let mut best = None;
+        while best.is_none() {
+            let r = tokio::time::timeout(Duration::from_secs(60), next_reply(&mut rx))
+                .await
+                .expect("the stopped search did not answer within 60 s");
+            if r["id"] == 2 * round {
+                best = Some(r);
+            }
+        }
+        let best = best.unwrap();
+        let mv = best["bestmove"].as_str().unwrap();
+        assert!(start.parse_move(mv).is_ok(), "{best}");
+    }
 }
