@@ -241,6 +241,13 @@ fn last_depth_by_loops(
 ) -> PerftCount {
     debug_assert!(pos.width <= 8, "a leaf keeps 16 holes a loop");
     leaves.clear();
+    // Each child against the earlier distinct ones with the same hash as it
+    // comes (kept only if it is new), found through chains by the hash's top
+    // 7 bits: `head[b]` is one more than the index of the last child of
+    // chain `b` (0: none yet), and each child's third field one more than
+    // the child before it in its chain.
+    let mut head = [0u32; 128];
+    let mut paths = 0u64;
     #[cfg(debug_assertions)]
     let mut first: Option<Position> = None;
     let s = pos.generate_boards(budget, |_, p, _| {
@@ -266,42 +273,40 @@ fn last_depth_by_loops(
             }
         }
         let (a, b) = (p.loops[0].low16(), p.loops[1].low16());
-        leaves.push((
+        let (h, holes) = (
             p.hash,
             [a as u64, (a >> 64) as u64, b as u64, (b >> 64) as u64],
-            0,
-        ));
+        );
+        paths += 1;
+        let chain = (h >> 57) as usize;
+        if head[chain] != 0 && in_chain(leaves, head[chain], h, &holes) {
+            return true;
+        }
+        leaves.push((h, holes, head[chain]));
+        head[chain] = leaves.len() as u32;
         true
     });
     stats.add(&s);
-    let n = leaves.len();
-    // Each child against the earlier ones with the same hash, found through
-    // chains by the hash's top 7 bits: `head[b]` is one more than the index
-    // of the last child of chain `b` (0: none yet), and each child's third
-    // field one more than the child before it in its chain.
-    let mut head = [0u32; 128];
-    let mut unique = 0u64;
-    for r in 0..n {
-        let (h, holes, _) = leaves[r];
-        let b = (h >> 57) as usize;
-        let mut j = head[b];
-        let mut seen = false;
-        while j != 0 {
-            let (k, ref other, before) = leaves[j as usize - 1];
-            if k == h && *other == holes {
-                seen = true;
-                break;
-            }
-            j = before;
-        }
-        unique += !seen as u64;
-        leaves[r].2 = head[b];
-        head[b] = r as u32 + 1;
-    }
     PerftCount {
-        paths: n as u64,
-        unique,
+        paths,
+        unique: leaves.len() as u64,
     }
+}
+
+/// Whether the chain of `leaves` from `j` (one more than the index of its
+/// last leaf) holds a leaf with hash `h` and holes `holes`. Out of line, so
+/// that the sink of [`last_depth_by_loops`] stays small enough to be
+/// inlined in the generator.
+#[inline(never)]
+fn in_chain(leaves: &[Leaf], mut j: u32, h: u64, holes: &[u64; 4]) -> bool {
+    while j != 0 {
+        let (k, ref other, before) = leaves[j as usize - 1];
+        if k == h && other == holes {
+            return true;
+        }
+        j = before;
+    }
+    false
 }
 
 /// The counts of a last depth's children, merged by `children`.
