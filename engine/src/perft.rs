@@ -279,11 +279,13 @@ fn last_depth_by_loops(
         );
         paths += 1;
         let chain = (h >> 57) as usize;
-        if head[chain] != 0 && in_chain(leaves, head[chain], h, &holes) {
-            return true;
-        }
+        // Pushed first, and taken back if its chain holds it already.
         leaves.push((h, holes, head[chain]));
-        head[chain] = leaves.len() as u32;
+        if head[chain] != 0 && in_chain(leaves) {
+            leaves.pop();
+        } else {
+            head[chain] = leaves.len() as u32;
+        }
         true
     });
     stats.add(&s);
@@ -293,14 +295,15 @@ fn last_depth_by_loops(
     }
 }
 
-/// Whether the chain of `leaves` from `j` (one more than the index of its
-/// last leaf) holds a leaf with hash `h` and holes `holes`. Out of line, so
-/// that the sink of [`last_depth_by_loops`] stays small enough to be
-/// inlined in the generator.
+/// Whether the chain of the last of `leaves` (its third field) holds a
+/// leaf with its hash and holes. Out of line, so that the sink of
+/// [`last_depth_by_loops`] stays small enough to be inlined in the
+/// generator.
 #[inline(never)]
-fn in_chain(leaves: &[Leaf], mut j: u32, h: u64, holes: &[u64; 4]) -> bool {
+fn in_chain(leaves: &[Leaf]) -> bool {
+    let (&(h, ref holes, mut j), earlier) = leaves.split_last().expect("a leaf");
     while j != 0 {
-        let (k, ref other, before) = leaves[j as usize - 1];
+        let (k, ref other, before) = earlier[j as usize - 1];
         if k == h && other == holes {
             return true;
         }
