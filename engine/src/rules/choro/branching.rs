@@ -369,16 +369,13 @@ impl State {
     /// returns what to take from it.
     #[inline(always)]
     fn take_column(&mut self, their16: &Loop16, opp_keys: &[u64; 32], l: u8) -> (u8, u8, u64) {
-        let [of, ob] = FACING[(l & 15) as usize];
-        let (fr, bk) = (their16.get(of as usize), their16.get(ob as usize));
-        debug_assert!(self.opp_occ >> of & 1 != 0 || fr == 0);
-        debug_assert!(self.opp_occ >> ob & 1 != 0 || bk == 0);
-        self.opp_occ &= !(1 << of | 1 << ob);
-        self.took_column(l);
-        let taken = (fr as u64)
-            .wrapping_mul(opp_keys[of as usize])
-            .wrapping_add((bk as u64).wrapping_mul(opp_keys[ob as usize]));
-        (fr, bk, taken)
+        let mut side = Side {
+            opp_occ: self.opp_occ,
+            caps: self.caps,
+        };
+        let taken = side.take_column(their16, opp_keys, l);
+        (self.opp_occ, self.caps) = (side.opp_occ, side.caps);
+        taken
     }
 
     /// Add `n` counters to the mover's hole `h` (rare: an Acholi leave).
@@ -389,14 +386,37 @@ impl State {
             .hash
             .wrapping_add((n as u64).wrapping_mul(hole_keys[(h & 31) as usize]));
     }
+}
 
-    /// Neither of the mover's holes facing the emptied column of `l`
-    /// captures any more.
+/// The part of a [`State`] that captures change: the opponent's holes
+/// still holding what they held at the turn's start, and the mover's
+/// capture sets. The relay loop of [`Gen::stretch`] keeps it apart from its
+/// state, so that a stretch that sows its first lap on the loop's locals
+/// (a lift's) neither copies nor writes the entry state.
+#[derive(Copy, Clone)]
+struct Side {
+    opp_occ: u32,
+    caps: (u32, u32),
+}
+
+impl Side {
+    /// [`State::take_column`].
     #[inline(always)]
-    fn took_column(&mut self, l: u8) {
+    fn take_column(&mut self, their16: &Loop16, opp_keys: &[u64; 32], l: u8) -> (u8, u8, u64) {
+        let [of, ob] = FACING[(l & 15) as usize];
+        let (fr, bk) = (their16.get(of as usize), their16.get(ob as usize));
+        debug_assert!(self.opp_occ >> of & 1 != 0 || fr == 0);
+        debug_assert!(self.opp_occ >> ob & 1 != 0 || bk == 0);
+        self.opp_occ &= !(1 << of | 1 << ob);
+        // Neither of the mover's holes facing the emptied column captures
+        // any more.
         let column = !(1u32 << l | 1u32 << (LEN - 1 - l));
         self.caps.0 &= column;
         self.caps.1 &= column;
+        let taken = (fr as u64)
+            .wrapping_mul(opp_keys[of as usize])
+            .wrapping_add((bk as u64).wrapping_mul(opp_keys[ob as usize]));
+        (fr, bk, taken)
     }
 }
 
@@ -788,14 +808,14 @@ where
     /// The mover's holes where a lap end leaves the relay loop: capturing
     /// holes and clockwise holes.
     #[inline(always)]
-    fn exits(s: &State) -> u32 {
+    fn exits(caps: (u32, u32)) -> u32 {
         let cw = if LANGO {
             geometry::lango_base(W)
         } else {
             geometry::acholi_base(W)
         };
-        let back = if !LANGO && OPEN { s.caps.1 } else { 0 };
-        s.caps.0 | back | cw
+        let back = if !LANGO && OPEN { caps.1 } else { 0 };
+        caps.0 | back | cw
     }
 
     /// Run the turn from lap end `entry` until it ends, is cut, or
@@ -882,18 +902,24 @@ where
         let relay = self.relay;
         let lift = FIRST == FROM_LIFT;
         let sown = FIRST == FROM_LIFT || FIRST == FROM_CAPTURE;
+        // The state at the top of a step, where the stretch does not sow
+        // its first lap on the relay loop's locals (else never written nor
+        // passed on, so that the entry is not copied).
         let mut s = *entry;
+        // The opponent's holes and the capture sets, which captures change
+        // (locals of the relay loop, and of a first lap sown there).
+        let mut side = Side {
+            opp_occ: s.opp_occ,
+            caps: s.caps,
+        };
         // The first lap's hand (0 at the entry), and a start capture's
         // counters and hash change: the capture sets and the opponent's
-        // holes after it are in `s` from here on.
+        // holes after it are in `side` from here on.
         let (hand, column) = match FIRST {
-            FROM_LIFT => {
-                s.last = h;
-                (s.at_last(), (0, 0, 0))
-            }
+            FROM_LIFT => (entry.mine.get(h as usize), (0, 0, 0)),
             FROM_CAPTURE => {
-                let (fr, bk, taken) = s.take_column(&self.their16, self.opp_keys, h);
-                (Self::capture_hand(&s, h, fr, bk), (fr, bk, taken))
+                let (fr, bk, taken) = side.take_column(&self.their16, self.opp_keys, h);
+                (Self::capture_hand(entry, h, fr, bk), (fr, bk, taken))
             }
             FROM_CW => (self.cw_lap(&mut s, h), (0, 0, 0)),
             _ => (0, (0, 0, 0)),
@@ -915,7 +941,7 @@ where
             self.stats.drops += (start_drops - stat_drops) as u64;
             return;
         }
-        let mut exits = Self::exits(&s);
+        let mut exits = Self::exits(side.caps);
         // Brent: the checkpoint is the state after `saved` steps of this
         // stretch (0: its start), of which only the hash is kept; the next
         // one is taken after `event` steps (1, 3, 7, 15, ...), or the
@@ -953,34 +979,36 @@ where
                 }
             };
         }
-        'step: loop {
-            // The top of a step, with the state in `s`.
-            let v = s.at_last();
+        // The stretch's end: its lap count and drops.
+        let (end_laps, end_drops) = 'step: loop {
+            // The top of a step, with the state in `s` (a lift's: the
+            // entry's, its lifted hole's count).
+            let v = if lift { hand } else { s.at_last() };
             // A lift goes straight to the locals (the relay loop below ends
             // the stretch, so this top is passed once then).
             if !sown && v == 1 {
                 self.emit(s.mine, s.hash, s.opp_occ, s.laps, s.drops);
-                break;
+                break (s.laps, s.drops);
             }
             // A lap end that may decide: a capture or a clockwise hole after
             // a lap that is not a counter-clockwise one of kind `Normal`
             // (a clockwise lap, a lap of its own kind, one that keeps a base).
             if !sown && exits >> s.last & 1 != 0 && !s.plain() {
                 if !self.branch(&mut s, v) {
-                    break;
+                    break (s.laps, s.drops);
                 }
-                exits = Self::exits(&s);
+                exits = Self::exits(s.caps);
                 left -= 1;
                 if s.hash == saved_hash && checkpoint!().same_state(&s) {
                     self.stats.cut_cycle += 1;
-                    break;
+                    break (s.laps, s.drops);
                 }
                 if left == 0 {
                     let step = event;
                     if step >= far {
                         if step == cut_at {
                             self.stats.cut_budget += 1;
-                            break;
+                            break (s.laps, s.drops);
                         }
                         snap.write(s);
                     }
@@ -996,8 +1024,14 @@ where
             // hole, the origin, the drops, the front-row flag. `s` is kept
             // as it was at the top of this step (plain, or not at a
             // capture or clockwise hole, so that its next lap is a relay).
+            if !sown {
+                side = Side {
+                    opp_occ: s.opp_occ,
+                    caps: s.caps,
+                };
+            }
             let mut b = s.mine;
-            let (mut hash, mut last) = (s.hash, s.last as usize & 15);
+            let (mut hash, mut last) = (s.hash, if lift { h } else { s.last } as usize & 15);
             // `drops!()` and `front!()`: Acholi keeps the drops (low word)
             // and the relays that reached the front row (high word, with 1 if
             // it was reached before) in one register, `df`; Lango keeps them
@@ -1037,29 +1071,28 @@ where
             let mut origin = s.origin as usize;
             // The count at `last`, as a word.
             let mut v = v as usize;
-            // `s` is the state at the current lap end again, after `step`
-            // steps of the stretch.
-            let sync = |s: &mut State,
-                        b: &Loop16,
+            // The state at the current lap end, after `step` steps of the
+            // stretch.
+            let sync = |b: &Loop16,
                         hash,
+                        side: Side,
                         last: usize,
                         origin: usize,
                         drops,
                         front: bool,
-                        step| {
-                s.mine = *b;
-                s.hash = hash;
-                s.last = last as u8;
-                s.origin = origin as u8;
-                s.drops = drops;
-                if front && !s.front_reached {
-                    s.front_reached = true;
-                    s.caps.1 = 0;
-                }
-                s.base = NONE;
-                s.kind = LapKind::Normal;
-                s.dir = Dir::Ccw;
-                s.laps = start_laps + step;
+                        step| State {
+                mine: *b,
+                hash,
+                opp_occ: side.opp_occ,
+                caps: (side.caps.0, if front { 0 } else { side.caps.1 }),
+                last: last as u8,
+                origin: origin as u8,
+                base: NONE,
+                kind: LapKind::Normal,
+                dir: Dir::Ccw,
+                front_reached: front,
+                laps: start_laps + step,
+                drops,
             };
             // A relay of the `v` counters of `last`, on the locals.
             macro_rules! relay {
@@ -1072,10 +1105,7 @@ where
                     } else {
                         if OPEN && !front!() && step >> 32 != 0 {
                             // The back row no longer captures.
-                            exits = Self::exits(&State {
-                                caps: (s.caps.0, 0),
-                                ..s
-                            });
+                            exits = Self::exits((side.caps.0, 0));
                         }
                         df += step;
                     }
@@ -1103,10 +1133,8 @@ where
                 saved_hash = hash;
                 v = b.get(last) as usize;
                 if v == 1 {
-                    self.emit(b, hash, s.opp_occ, start_laps, drops!());
-                    s.laps = start_laps;
-                    s.drops = drops!();
-                    break 'step;
+                    self.emit(b, hash, side.opp_occ, start_laps, drops!());
+                    break 'step (start_laps, drops!());
                 }
             }
             loop {
@@ -1115,23 +1143,20 @@ where
                     if exits >> last & 1 != 0 {
                         // The back row captures only in Acholi's opening
                         // (elsewhere `caps.1` is empty from the turn's start).
-                        debug_assert!(!LANGO && OPEN || s.caps.1 == 0);
+                        debug_assert!(!LANGO && OPEN || side.caps.1 == 0);
                         let back = !LANGO && OPEN && !front!();
-                        let caps = (s.caps.0, if back { s.caps.1 } else { 0 });
+                        let now = (side.caps.0, if back { side.caps.1 } else { 0 });
                         let l = last as u8;
-                        if (caps.0 | caps.1).rotate_right(l as u32) & 1 != 0 {
+                        if (now.0 | now.1).rotate_right(l as u32) & 1 != 0 {
                             // A capture after a lap of kind `Normal`, which
                             // decides nothing.
                             let packed;
-                            (hash, packed) = self.capture(&mut s, &mut b, hash, last, origin);
+                            (hash, packed) = self.capture(&mut side, &mut b, hash, last, origin);
                             let (first, hand) = (packed as u8, (packed >> 8) as u8);
                             origin = (packed >> 16) as usize;
                             add_lap!(hand, reaches_front(first, hand));
-                            let back = if front!() { 0 } else { s.caps.1 };
-                            exits = Self::exits(&State {
-                                caps: (s.caps.0, back),
-                                ..s
-                            });
+                            let back = if front!() { 0 } else { side.caps.1 };
+                            exits = Self::exits((side.caps.0, back));
                             last = (first as usize + hand as usize - 1) & 15;
                             break 'lap;
                         }
@@ -1140,31 +1165,31 @@ where
                         // gained instructions).
                         let cw = if LANGO {
                             let e = relay.cw[last << 8 | (v & 255)];
-                            let cw = cw_captures_at(e, |h| b.get(h as usize), front!(), caps);
+                            let cw = cw_captures_at(e, |h| b.get(h as usize), front!(), now);
                             debug_assert_eq!(
                                 cw,
-                                cw_captures(l, v as u8, |h| b.get(h as usize), front!(), caps)
+                                cw_captures(l, v as u8, |h| b.get(h as usize), front!(), now)
                             );
                             cw
                         } else {
-                            cw_captures(l, v as u8, |h| b.get(h as usize), front!(), caps)
+                            cw_captures(l, v as u8, |h| b.get(h as usize), front!(), now)
                         };
                         if cw {
                             // A clockwise hole whose clockwise lap
                             // captures: a decision, `branch`'s.
-                            sync(
-                                &mut s,
+                            let mut t = sync(
                                 &b,
                                 hash,
+                                side,
                                 last,
                                 origin,
                                 drops!(),
                                 front!(),
                                 event - left,
                             );
-                            let went_on = self.branch(&mut s, v as u8);
+                            let went_on = self.branch(&mut t, v as u8);
                             debug_assert!(!went_on, "a clockwise capture without a decision");
-                            break 'step;
+                            break 'step (t.laps, t.drops);
                         }
                         // A clockwise hole whose clockwise lap would not
                         // capture: the turn relays on, the lap counting in
@@ -1178,21 +1203,21 @@ where
                 left -= 1;
                 if hash == saved_hash {
                     let step = event - left;
-                    sync(&mut s, &b, hash, last, origin, drops!(), front!(), step);
-                    if checkpoint!().same_state(&s) {
+                    let t = sync(&b, hash, side, last, origin, drops!(), front!(), step);
+                    if checkpoint!().same_state(&t) {
                         self.stats.cut_cycle += 1;
-                        break 'step;
+                        break 'step (t.laps, t.drops);
                     }
                 }
                 if left == 0 {
                     let step = event;
                     if step >= far {
-                        sync(&mut s, &b, hash, last, origin, drops!(), front!(), step);
+                        let t = sync(&b, hash, side, last, origin, drops!(), front!(), step);
                         if step == cut_at {
                             self.stats.cut_budget += 1;
-                            break 'step;
+                            break 'step (t.laps, t.drops);
                         }
-                        snap.write(s);
+                        snap.write(t);
                     }
                     saved = step;
                     saved_hash = hash;
@@ -1202,15 +1227,13 @@ where
                 v = b.get(last) as usize;
                 if v == 1 {
                     let laps = start_laps + event - left;
-                    self.emit(b, hash, s.opp_occ, laps, drops!());
-                    s.laps = laps;
-                    s.drops = drops!();
-                    break 'step;
+                    self.emit(b, hash, side.opp_occ, laps, drops!());
+                    break 'step (laps, drops!());
                 }
             }
-        }
-        self.stats.laps += (s.laps - stat_laps) as u64;
-        self.stats.drops += (s.drops - stat_drops) as u64;
+        };
+        self.stats.laps += (end_laps - stat_laps) as u64;
+        self.stats.drops += (end_drops - stat_drops) as u64;
     }
 
     /// A capture at lap end `last` of a stretch of relays, on the relay
@@ -1223,14 +1246,14 @@ where
     #[inline(never)]
     fn capture(
         &mut self,
-        s: &mut State,
+        side: &mut Side,
         b: &mut Loop16,
         mut hash: u64,
         last: usize,
         origin: usize,
     ) -> (u64, u32) {
         let l = last as u8 & 15;
-        let (fr, bk, taken) = s.take_column(&self.their16, self.opp_keys, l);
+        let (fr, bk, taken) = side.take_column(&self.their16, self.opp_keys, l);
         hash = hash.wrapping_sub(taken);
         let (first, hand, origin) = if !LANGO {
             // From the hole after the origin, which is kept.
@@ -1287,7 +1310,7 @@ where
         let mut s = *entry;
         for _ in 0..steps {
             let v = s.at_last();
-            if Self::exits(&s) >> s.last & 1 != 0 {
+            if Self::exits(s.caps) >> s.last & 1 != 0 {
                 let went_on = self.branch(&mut s, v);
                 debug_assert!(went_on, "a decision in a stretch that had none");
             } else {
