@@ -132,7 +132,12 @@ impl RelayTable {
     /// `1 << 32` if the front row is reached), the front row reached.
     #[inline(always)]
     fn at(&self, l: usize, v: usize) -> (u64, u64, u64, u64, bool) {
-        let i = (l & 15) << 8 | (v & 255);
+        self.at_index((l & 15) << 8 | (v & 255))
+    }
+
+    /// [`Self::at`] by the index `l << 8 | v` (below 4096).
+    #[inline(always)]
+    fn at_index(&self, i: usize) -> (u64, u64, u64, u64, bool) {
         (
             self.lo[i],
             self.hi[i],
@@ -1068,7 +1073,10 @@ where
                     }
                 };
             }
-            let mut origin = s.origin as usize;
+            // The origin in bits 8 to 11 (after a relay, its table index:
+            // the lifted hole and its count, so that the relay loop keeps
+            // no copy of the hole).
+            let mut origin = (s.origin as usize) << 8;
             // The count at `last`, as a word.
             let mut v = v as usize;
             // The state at the current lap end, after `step` steps of the
@@ -1086,7 +1094,7 @@ where
                 opp_occ: side.opp_occ,
                 caps: (side.caps.0, if front { 0 } else { side.caps.1 }),
                 last: last as u8,
-                origin: origin as u8,
+                origin: (origin >> 8) as u8,
                 base: NONE,
                 kind: LapKind::Normal,
                 dir: Dir::Ccw,
@@ -1097,7 +1105,8 @@ where
             // A relay of the `v` counters of `last`, on the locals.
             macro_rules! relay {
                 () => {
-                    let (lo, hi, key, step, reaches) = relay.at(last, v);
+                    let i = (last & 15) << 8 | (v & 255);
+                    let (lo, hi, key, step, reaches) = relay.at_index(i);
                     b.add(lo, hi);
                     hash = hash.wrapping_add(key);
                     if LANGO {
@@ -1109,7 +1118,7 @@ where
                         }
                         df += step;
                     }
-                    origin = last;
+                    origin = i;
                     last = (last + v as usize) & 15;
                     if LANGO {
                         drops += v as u32;
@@ -1126,7 +1135,7 @@ where
                     let first;
                     (hash, first, _) =
                         self.sow_capture(&mut b, hash.wrapping_sub(taken), h as usize, fr, bk);
-                    origin = h as usize & 15;
+                    origin = (h as usize & 15) << 8;
                     add_lap!(hand, reaches_front(first, hand));
                     last = (first as usize + hand as usize - 1) & 15;
                 }
@@ -1151,9 +1160,10 @@ where
                             // A capture after a lap of kind `Normal`, which
                             // decides nothing.
                             let packed;
-                            (hash, packed) = self.capture(&mut side, &mut b, hash, last, origin);
+                            (hash, packed) =
+                                self.capture(&mut side, &mut b, hash, last, origin >> 8);
                             let (first, hand) = (packed as u8, (packed >> 8) as u8);
-                            origin = (packed >> 16) as usize;
+                            origin = ((packed >> 16) as usize) << 8;
                             add_lap!(hand, reaches_front(first, hand));
                             let back = if front!() { 0 } else { side.caps.1 };
                             exits = Self::exits((side.caps.0, back));
