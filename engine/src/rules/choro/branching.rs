@@ -742,7 +742,7 @@ where
         c.base = h;
         c.kind = kind;
         self.lap(&mut c, prev(h), v, Dir::Cw);
-        if c.ends_in_capture() {
+        if Self::ends_in_capture(&c) {
             self.on_path(Token::Clockwise(n), |g| {
                 g.stretch::<FROM_ENTRY, false>(&c, 0, cut_at)
             });
@@ -808,6 +808,28 @@ where
     fn counted(&mut self, s: &State, drops: u32) {
         self.stats.laps += 1;
         self.stats.drops += (s.drops - drops) as u64;
+    }
+
+    /// The capture sets of `s`, the back row's taken as empty outside
+    /// Acholi's opening (where it is empty from the turn's start), as the
+    /// relay loop takes them.
+    #[inline(always)]
+    fn caps(s: &State) -> (u32, u32) {
+        debug_assert!(!LANGO && OPEN || s.caps.1 == 0);
+        (s.caps.0, if !LANGO && OPEN { s.caps.1 } else { 0 })
+    }
+
+    /// [`State::captures`] from [`Self::caps`].
+    #[inline(always)]
+    fn captures(s: &State) -> bool {
+        let caps = Self::caps(s);
+        (caps.0 | caps.1) >> s.last & 1 != 0
+    }
+
+    /// [`State::ends_in_capture`] from [`Self::caps`].
+    #[inline(always)]
+    fn ends_in_capture(s: &State) -> bool {
+        s.at_last() >= 2 && Self::captures(s)
     }
 
     /// The mover's holes where a lap end leaves the relay loop: capturing
@@ -1338,7 +1360,7 @@ where
     #[inline(never)]
     fn branch(&mut self, s: &mut State, v: u8) -> bool {
         let l = s.last;
-        if s.captures() {
+        if Self::captures(s) {
             let pre = *s;
             let (fr, bk, taken) = s.take_column(&self.their16, self.opp_keys, l);
             s.hash = s.hash.wrapping_sub(taken);
@@ -1388,9 +1410,7 @@ where
                 let o = s.origin;
                 let mut again = *s;
                 self.lap(&mut again, prev(o), k, Dir::Cw);
-                let again = again
-                    .ends_in_capture()
-                    .then_some(Opt::Run(Token::Plus, again));
+                let again = Self::ends_in_capture(&again).then_some(Opt::Run(Token::Plus, again));
                 let mut ccw = *s;
                 ccw.kind = LapKind::Normal;
                 self.lap(&mut ccw, next(o), k, Dir::Ccw);
@@ -1416,7 +1436,10 @@ where
             // it is offered or not; it is sown only if it is.
             self.stats.drops += v as u64;
             self.stats.laps += 1;
-            if s.cw_relay_captures(v) {
+            let caps = Self::caps(s);
+            let cw = cw_captures(s.last, v, |h| s.mine.get(h as usize), s.front_reached, caps);
+            debug_assert_eq!(cw, s.cw_relay_captures(v));
+            if cw {
                 // The relay's lap, sown by the option.
                 self.stats.drops += v as u64;
                 self.stats.laps += 1;
