@@ -243,11 +243,11 @@ fn last_depth_by_loops(
     leaves.clear();
     // Each child against the earlier distinct ones with the same hash as it
     // comes (kept only if it is new), found through chains by the hash's top
-    // 7 bits: `head[b]` is one more than the index of the last child of
-    // chain `b` (0: none yet), and each child's third field one more than
-    // the child before it in its chain.
-    let mut head = [0u32; 128];
-    let mut paths = 0u64;
+    // 6 bits (64 chains: a node has 14 children on average, and the heads
+    // are cleared at each node): `head[b]` is one more than the index of
+    // the last child of chain `b` (0: none yet), and each child's third
+    // field one more than the child before it in its chain.
+    let mut head = [0u32; 64];
     #[cfg(debug_assertions)]
     let mut first: Option<Position> = None;
     let s = pos.generate_boards(budget, |_, p, _| {
@@ -277,8 +277,7 @@ fn last_depth_by_loops(
             p.hash,
             [a as u64, (a >> 64) as u64, b as u64, (b >> 64) as u64],
         );
-        paths += 1;
-        let chain = (h >> 57) as usize;
+        let chain = (h >> 58) as usize;
         // Pushed first, and taken back if its chain holds it already.
         leaves.push((h, holes, head[chain]));
         if head[chain] != 0 && in_chain(leaves) {
@@ -289,8 +288,9 @@ fn last_depth_by_loops(
         true
     });
     stats.add(&s);
+    // Every child is a move (the sink never stops the generator).
     PerftCount {
-        paths,
+        paths: s.moves,
         unique: leaves.len() as u64,
     }
 }
