@@ -430,10 +430,18 @@ enum Opt {
     Leave(State),
 }
 
+/// What of each child the generator writes ([`Gen`]'s `CHILD`): the whole
+/// child; its loops and hash, its masks left as the parent's (a sink that
+/// reads only those); its hash alone, its loops left as they were too (a
+/// sink that reads only the hash). See [`generate_as`].
+pub(crate) const CHILD_FULL: u8 = 2;
+pub(crate) const CHILD_BOARDS: u8 = 1;
+pub(crate) const CHILD_HASH: u8 = 0;
+
 /// The generator of one position: `LANGO` or Acholi, `OPEN` in the opening;
-/// `MASKS`: each child's masks written (else left as the parent's, for a
-/// sink that reads only the child's loops and hash: [`generate_boards`]).
-struct Gen<'p, F, const LANGO: bool, const OPEN: bool, const MASKS: bool> {
+/// `CHILD`: what of each child is written ([`CHILD_FULL`], [`CHILD_BOARDS`],
+/// [`CHILD_HASH`]).
+struct Gen<'p, F, const LANGO: bool, const OPEN: bool, const CHILD: u8> {
     pos: &'p Position,
     budget: u32,
     path: Move,
@@ -461,29 +469,20 @@ struct Gen<'p, F, const LANGO: bool, const OPEN: bool, const MASKS: bool> {
 }
 
 /// Every legal move of a Lango or Acholi position (8 wide, sequential
-/// phases), as `Position::generate`.
-pub(crate) fn generate<F>(pos: &Position, budget: u32, sink: F) -> GenStats
+/// phases), as `Position::generate`, writing `CHILD` of each child: with
+/// [`CHILD_FULL`] the whole child, with [`CHILD_BOARDS`] or
+/// [`CHILD_HASH`] (`Position::generate_boards` and
+/// `Position::generate_hashes`, for perft's last depths, whose sinks read
+/// no more), each child handed to the sink has only its loops and its hash
+/// right, or its hash alone, the fields off the board right too; in debug
+/// builds the children are checked against [`generate`]'s.
+pub(crate) fn generate_as<F, const CHILD: u8>(pos: &Position, budget: u32, mut sink: F) -> GenStats
 where
     F: FnMut(&Move, &Position, MoveInfo) -> bool,
 {
-    debug_assert!(pos.width == W && matches!(pos.variant, Variant::Lango | Variant::Acholi));
-    match (pos.variant == Variant::Lango, pos.phase.is_opening()) {
-        (true, false) => run::<F, true, false, true>(pos, budget, sink),
-        (true, true) => run::<F, true, true, true>(pos, budget, sink),
-        (false, false) => run::<F, false, false, true>(pos, budget, sink),
-        (false, true) => run::<F, false, true, true>(pos, budget, sink),
+    if CHILD == CHILD_FULL {
+        return generate(pos, budget, sink);
     }
-}
-
-/// As [`generate`], but each child handed to the sink has only its loops,
-/// its hash and the fields off the board right: its `occupied` and
-/// `movable` masks are the parent's (they follow from the loops). For
-/// perft's last depths, whose sinks read the loops and the hash alone; in
-/// debug builds the children are checked against [`generate`]'s.
-pub(crate) fn generate_boards<F>(pos: &Position, budget: u32, mut sink: F) -> GenStats
-where
-    F: FnMut(&Move, &Position, MoveInfo) -> bool,
-{
     debug_assert!(pos.width == W && matches!(pos.variant, Variant::Lango | Variant::Acholi));
     #[cfg(debug_assertions)]
     let mut full = Vec::new();
@@ -498,14 +497,18 @@ where
     let mut sink = |m: &Move, p: &Position, i: MoveInfo| {
         if made < full.len() {
             let (fm, fp, fi) = &full[made];
-            let q = Position {
-                occupied: fp.occupied,
-                movable: fp.movable,
-                ..*p
+            let same = if CHILD == CHILD_HASH {
+                fp.hash == p.hash
+            } else {
+                *fp == Position {
+                    occupied: fp.occupied,
+                    movable: fp.movable,
+                    ..*p
+                }
             };
             debug_assert!(
-                fm == m && *fp == q && *fi == i,
-                "a child of generate_boards that generate does not make"
+                fm == m && same && *fi == i,
+                "a child of generate_boards or generate_hashes that generate does not make"
             );
         }
         made += 1;
@@ -514,23 +517,37 @@ where
         go
     };
     let s = match (pos.variant == Variant::Lango, pos.phase.is_opening()) {
-        (true, false) => run::<_, true, false, false>(pos, budget, &mut sink),
-        (true, true) => run::<_, true, true, false>(pos, budget, &mut sink),
-        (false, false) => run::<_, false, false, false>(pos, budget, &mut sink),
-        (false, true) => run::<_, false, true, false>(pos, budget, &mut sink),
+        (true, false) => run::<_, true, false, CHILD>(pos, budget, &mut sink),
+        (true, true) => run::<_, true, true, CHILD>(pos, budget, &mut sink),
+        (false, false) => run::<_, false, false, CHILD>(pos, budget, &mut sink),
+        (false, true) => run::<_, false, true, CHILD>(pos, budget, &mut sink),
     };
     #[cfg(debug_assertions)]
     debug_assert!(
         stopped || (made == full.len() && s == full_stats),
-        "generate_boards made other children"
+        "generate_boards or generate_hashes made other children"
     );
     s
+}
+
+/// [`generate_as`] with [`CHILD_FULL`].
+fn generate<F>(pos: &Position, budget: u32, sink: F) -> GenStats
+where
+    F: FnMut(&Move, &Position, MoveInfo) -> bool,
+{
+    debug_assert!(pos.width == W && matches!(pos.variant, Variant::Lango | Variant::Acholi));
+    match (pos.variant == Variant::Lango, pos.phase.is_opening()) {
+        (true, false) => run::<F, true, false, CHILD_FULL>(pos, budget, sink),
+        (true, true) => run::<F, true, true, CHILD_FULL>(pos, budget, sink),
+        (false, false) => run::<F, false, false, CHILD_FULL>(pos, budget, sink),
+        (false, true) => run::<F, false, true, CHILD_FULL>(pos, budget, sink),
+    }
 }
 
 /// One instance a code and phase, each a function of its own (the sink
 /// inlined in it).
 #[inline(never)]
-fn run<F, const LANGO: bool, const OPEN: bool, const MASKS: bool>(
+fn run<F, const LANGO: bool, const OPEN: bool, const CHILD: u8>(
     pos: &Position,
     budget: u32,
     sink: F,
@@ -540,7 +557,7 @@ where
 {
     let (me, opp) = (pos.side.index(), 1 - pos.side.index());
     let (meta, child_meta) = meta_hashes(pos);
-    let mut g = Gen::<F, LANGO, OPEN, MASKS> {
+    let mut g = Gen::<F, LANGO, OPEN, CHILD> {
         pos,
         budget,
         path: Move::empty(true),
@@ -589,7 +606,7 @@ where
     g.stats
 }
 
-impl<F, const LANGO: bool, const OPEN: bool, const MASKS: bool> Gen<'_, F, LANGO, OPEN, MASKS>
+impl<F, const LANGO: bool, const OPEN: bool, const CHILD: u8> Gen<'_, F, LANGO, OPEN, CHILD>
 where
     F: FnMut(&Move, &Position, MoveInfo) -> bool,
 {
@@ -1450,27 +1467,29 @@ where
         let pos = self.pos;
         let child = &mut self.child;
         // The child's loops are 8 wide: the words past the first 16 holes
-        // stay empty.
-        mine.store_into(&mut child.loops[me]);
-        if MASKS {
-            (child.occupied[me], child.movable[me]) = mine.masks();
-        }
-        // Captures only empty the opponent's holes; the sink does not
-        // change the child, so they are those of the last child unless
-        // `opp_occ` differs.
-        if opp_occ != self.child_opp {
-            self.child_opp = opp_occ;
-            if opp_occ == pos.occupied[opp] {
-                child.loops[opp] = pos.loops[opp];
-                if MASKS {
-                    child.occupied[opp] = pos.occupied[opp];
-                    child.movable[opp] = pos.movable[opp];
-                }
-            } else {
-                child.loops[opp] = self.theirs.keep16(opp_occ);
-                if MASKS {
-                    child.occupied[opp] = opp_occ;
-                    child.movable[opp] = pos.movable[opp] & opp_occ;
+        // stay empty. A sink that reads the hash alone gets neither.
+        if CHILD != CHILD_HASH {
+            mine.store_into(&mut child.loops[me]);
+            if CHILD == CHILD_FULL {
+                (child.occupied[me], child.movable[me]) = mine.masks();
+            }
+            // Captures only empty the opponent's holes; the sink does not
+            // change the child, so they are those of the last child unless
+            // `opp_occ` differs.
+            if opp_occ != self.child_opp {
+                self.child_opp = opp_occ;
+                if opp_occ == pos.occupied[opp] {
+                    child.loops[opp] = pos.loops[opp];
+                    if CHILD == CHILD_FULL {
+                        child.occupied[opp] = pos.occupied[opp];
+                        child.movable[opp] = pos.movable[opp];
+                    }
+                } else {
+                    child.loops[opp] = self.theirs.keep16(opp_occ);
+                    if CHILD == CHILD_FULL {
+                        child.occupied[opp] = opp_occ;
+                        child.movable[opp] = pos.movable[opp] & opp_occ;
+                    }
                 }
             }
         }
