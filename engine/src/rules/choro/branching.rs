@@ -101,6 +101,20 @@ const FACING: [[u8; 2]; LEN as usize] = {
     t
 };
 
+/// What a capture at each of the mover's holes keeps: the opponent's holes
+/// but the two facing it, and the mover's holes but the two facing that
+/// column (bit masks; [`State::take_column`]).
+const COLUMN: [[u32; 2]; LEN as usize] = {
+    let mut t = [[0; 2]; LEN as usize];
+    let mut l = 0;
+    while l < LEN {
+        let [f, b] = FACING[l as usize];
+        t[l as usize] = [!(1 << f | 1 << b), !(1 << l | 1 << (LEN - 1 - l))];
+        l += 1;
+    }
+    t
+};
+
 /// A relay on the 16-hole loop of one side, by `l << 8 | v` (the lifted
 /// loop position `l` and its `v` counters; a column for every `u8`, so that
 /// a count indexes it without a test): the words it adds to the loop
@@ -367,14 +381,27 @@ impl State {
     /// at the turn's start (`their16`). Neither of the mover's holes facing
     /// that column captures any more. The hash is left to the caller: it
     /// returns what to take from it.
+    /// `back`: whether the back row may capture (Acholi's opening; else
+    /// `caps.1` is empty from the turn's start and is left alone).
     #[inline(always)]
-    fn take_column(&mut self, their16: &Loop16, opp_keys: &[u64; 32], l: u8) -> (u8, u8, u64) {
+    fn take_column(
+        &mut self,
+        their16: &Loop16,
+        opp_keys: &[u64; 32],
+        l: u8,
+        back: bool,
+    ) -> (u8, u8, u64) {
         let [of, ob] = FACING[(l & 15) as usize];
+        let [opp, column] = COLUMN[(l & 15) as usize];
         let (fr, bk) = (their16.get(of as usize), their16.get(ob as usize));
         debug_assert!(self.opp_occ >> of & 1 != 0 || fr == 0);
         debug_assert!(self.opp_occ >> ob & 1 != 0 || bk == 0);
-        self.opp_occ &= !(1 << of | 1 << ob);
-        self.took_column(l);
+        self.opp_occ &= opp;
+        self.caps.0 &= column;
+        debug_assert!(back || self.caps.1 == 0);
+        if back {
+            self.caps.1 &= column;
+        }
         let taken = (fr as u64)
             .wrapping_mul(opp_keys[of as usize])
             .wrapping_add((bk as u64).wrapping_mul(opp_keys[ob as usize]));
@@ -388,15 +415,6 @@ impl State {
         self.hash = self
             .hash
             .wrapping_add((n as u64).wrapping_mul(hole_keys[(h & 31) as usize]));
-    }
-
-    /// Neither of the mover's holes facing the emptied column of `l`
-    /// captures any more.
-    #[inline(always)]
-    fn took_column(&mut self, l: u8) {
-        let column = !(1u32 << l | 1u32 << (LEN - 1 - l));
-        self.caps.0 &= column;
-        self.caps.1 &= column;
     }
 }
 
@@ -772,7 +790,7 @@ where
     #[cold]
     fn captured(&self, s: &State, f: u8) -> State {
         let mut c = *s;
-        let (fr, bk, taken) = c.take_column(&self.their16, self.opp_keys, f);
+        let (fr, bk, taken) = c.take_column(&self.their16, self.opp_keys, f, Self::BACK);
         c.hash = c.hash.wrapping_sub(taken);
         self.lango_sow(&mut c, f, fr, bk);
         c
@@ -851,6 +869,11 @@ where
         self.stretch::<FROM_CW, false>(entry, entry.last, cut_at);
     }
 
+    /// Whether the back row may capture: in Acholi's opening alone (until
+    /// the front row is reached); elsewhere `caps.1` is empty from the
+    /// turn's start.
+    const BACK: bool = !LANGO && OPEN;
+
     /// The kind of a clockwise lap from a clockwise hole at a lap end.
     const CW_KIND: LapKind = if LANGO {
         LapKind::LangoCw
@@ -909,7 +932,7 @@ where
                 (s.at_last(), (0, 0, 0))
             }
             FROM_CAPTURE => {
-                let (fr, bk, taken) = s.take_column(&self.their16, self.opp_keys, h);
+                let (fr, bk, taken) = s.take_column(&self.their16, self.opp_keys, h, Self::BACK);
                 (Self::capture_hand(&s, h, fr, bk), (fr, bk, taken))
             }
             FROM_CW => (self.cw_lap(&mut s, h), (0, 0, 0)),
@@ -1247,7 +1270,7 @@ where
         origin: usize,
     ) -> (u64, u32) {
         let l = last as u8 & 15;
-        let (fr, bk, taken) = s.take_column(&self.their16, self.opp_keys, l);
+        let (fr, bk, taken) = s.take_column(&self.their16, self.opp_keys, l, Self::BACK);
         hash = hash.wrapping_sub(taken);
         let (first, hand, origin) = if !LANGO {
             // From the hole after the origin, which is kept.
@@ -1324,7 +1347,7 @@ where
         let l = s.last;
         if s.captures() {
             let pre = *s;
-            let (fr, bk, taken) = s.take_column(&self.their16, self.opp_keys, l);
+            let (fr, bk, taken) = s.take_column(&self.their16, self.opp_keys, l, Self::BACK);
             s.hash = s.hash.wrapping_sub(taken);
             let k = fr + bk;
             if LANGO {
