@@ -291,14 +291,18 @@ impl State {
         self.mine.get(self.last as usize)
     }
 
+    /// Whether the last hole captures; `back`: whether the back row may
+    /// (else `caps.1` is empty from the turn's start, and is not read).
     #[inline(always)]
-    fn captures(&self) -> bool {
-        (self.caps.0 | self.caps.1) >> self.last & 1 != 0
+    fn captures(&self, back: bool) -> bool {
+        debug_assert!(back || self.caps.1 == 0);
+        let caps = self.caps.0 | if back { self.caps.1 } else { 0 };
+        caps >> self.last & 1 != 0
     }
 
     #[inline(always)]
-    fn ends_in_capture(&self) -> bool {
-        self.at_last() >= 2 && self.captures()
+    fn ends_in_capture(&self, back: bool) -> bool {
+        self.at_last() >= 2 && self.captures(back)
     }
 
     #[inline(always)]
@@ -351,15 +355,17 @@ impl State {
 
     /// Whether a clockwise lap of the `v` counters of the hole of the last
     /// drop would end in a capture (`sower::Turn::cw_relay_captures`).
+    /// `back`: as for [`State::captures`].
     #[inline]
-    fn cw_relay_captures(&self, v: u8) -> bool {
+    fn cw_relay_captures(&self, v: u8, back: bool) -> bool {
         let l = self.last;
+        debug_assert!(back || self.caps.1 == 0);
         cw_captures(
             l,
             v,
             |h| self.mine.get(h as usize),
             self.front_reached,
-            self.caps,
+            (self.caps.0, if back { self.caps.1 } else { 0 }),
         )
     }
 
@@ -752,7 +758,7 @@ where
         c.base = h;
         c.kind = kind;
         self.lap(&mut c, prev(h), v, Dir::Cw);
-        if c.ends_in_capture() {
+        if c.ends_in_capture(Self::BACK) {
             self.on_path(Token::Clockwise(n), |g| {
                 g.stretch::<FROM_ENTRY, false>(&c, 0, cut_at)
             });
@@ -890,7 +896,7 @@ where
         s.base = l;
         s.kind = Self::CW_KIND;
         s.lap(self.relay, prev(l), n, Dir::Cw);
-        debug_assert!(s.ends_in_capture());
+        debug_assert!(s.ends_in_capture(Self::BACK));
         n
     }
 
@@ -1345,7 +1351,7 @@ where
     #[inline(never)]
     fn branch(&mut self, s: &mut State, v: u8) -> bool {
         let l = s.last;
-        if s.captures() {
+        if s.captures(Self::BACK) {
             let pre = *s;
             let (fr, bk, taken) = s.take_column(&self.their16, self.opp_keys, l, Self::BACK);
             s.hash = s.hash.wrapping_sub(taken);
@@ -1369,7 +1375,9 @@ where
                     debug_assert!({
                         let mut again = *s;
                         again.lap(self.relay, prev(s.base), k, Dir::Cw);
-                        s.caps.1 == 0 && again.last == last && again.ends_in_capture() == captures
+                        s.caps.1 == 0
+                            && again.last == last
+                            && again.ends_in_capture(Self::BACK) == captures
                     });
                     if !captures {
                         self.count_lap(k);
@@ -1396,7 +1404,7 @@ where
                 let mut again = *s;
                 self.lap(&mut again, prev(o), k, Dir::Cw);
                 let again = again
-                    .ends_in_capture()
+                    .ends_in_capture(Self::BACK)
                     .then_some(Opt::Run(Token::Plus, again));
                 let mut ccw = *s;
                 ccw.kind = LapKind::Normal;
@@ -1423,7 +1431,7 @@ where
             // it is offered or not; it is sown only if it is.
             self.stats.drops += v as u64;
             self.stats.laps += 1;
-            if s.cw_relay_captures(v) {
+            if s.cw_relay_captures(v, Self::BACK) {
                 // The relay's lap, sown by the option.
                 self.stats.drops += v as u64;
                 self.stats.laps += 1;
