@@ -1229,7 +1229,8 @@ where
                         };
                         if cw {
                             // A clockwise hole whose clockwise lap
-                            // captures: a decision, `branch`'s.
+                            // captures: a decision (the capture's test
+                            // above failed, so `branch` would take it).
                             sync(
                                 &mut s,
                                 &b,
@@ -1240,8 +1241,9 @@ where
                                 front!(),
                                 event - left,
                             );
-                            let went_on = self.branch(&mut s, v as u8);
-                            debug_assert!(!went_on, "a clockwise capture without a decision");
+                            debug_assert!(!s.captures(Self::BACK) && s.plain());
+                            debug_assert!(s.cw_relay_captures(v as u8, Self::BACK));
+                            self.cw_decide(&s, v as u8);
                             break 'step;
                         }
                         // A clockwise hole whose clockwise lap would not
@@ -1461,25 +1463,32 @@ where
             // A clockwise hole: the relay, or a clockwise lap from it if that
             // captures. The clockwise lap counts in the statistics whether
             // it is offered or not; it is sown only if it is.
-            self.stats.drops += v as u64;
-            self.stats.laps += 1;
             if s.cw_relay_captures(v, Self::BACK) {
-                // The relay's lap, sown by the option.
-                self.stats.drops += v as u64;
-                self.stats.laps += 1;
-                self.decide(
-                    s,
-                    &[
-                        Some(Opt::Cw(Token::Plus)),
-                        Some(Opt::Relay(Token::Minus)),
-                        None,
-                    ],
-                );
+                self.cw_decide(s, v);
                 return false;
             }
+            self.stats.drops += v as u64;
+            self.stats.laps += 1;
             s.relay(self.relay, v);
         }
         true
+    }
+
+    /// The decision at lap end `s`, at a clockwise hole holding `v`
+    /// counters whose clockwise lap captures: that lap or the relay. Both
+    /// laps count in the statistics here; each option sows its own.
+    #[inline]
+    fn cw_decide(&mut self, s: &State, v: u8) {
+        self.stats.drops += 2 * v as u64;
+        self.stats.laps += 2;
+        self.decide(
+            s,
+            &[
+                Some(Opt::Cw(Token::Plus)),
+                Some(Opt::Relay(Token::Minus)),
+                None,
+            ],
+        );
     }
 
     /// A decision point at lap-end state `pre`: branch into each option,
