@@ -102,6 +102,18 @@ const FACING: [[u8; 2]; LEN as usize] = {
     t
 };
 
+/// Lango's capture set ([`lango::facing_front`]) by the opponent's front
+/// row (his holes 8 to 15): hole `8 + k` of the mover faces his `15 - k`.
+const FACING_FRONT: [u16; 256] = {
+    let mut t = [0; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = ((b as u8).reverse_bits() as u16) << W;
+        b += 1;
+    }
+    t
+};
+
 /// What a capture at each of the mover's holes keeps: the opponent's holes
 /// but the two facing it, and the mover's holes but the two facing that
 /// column (bit masks; [`State::take_column`]).
@@ -639,7 +651,9 @@ where
     };
     let opp_occ = pos.occupied[opp];
     let caps = if LANGO {
-        (lango::facing_front(opp_occ, W), 0)
+        let front = FACING_FRONT[(opp_occ >> W) as usize & 255] as u32;
+        debug_assert_eq!(front, lango::facing_front(opp_occ, W));
+        (front, 0)
     } else {
         let (front, back) = capture_sets(opp_occ, W);
         (front, if OPEN { back } else { 0 })
@@ -699,7 +713,11 @@ where
                 self.each_hole(movable & ab, |g, h, n| g.start_ccw(s, h, n, cut_at));
                 return;
             }
-            let caps = lango::start_captures(occupied, s.opp_occ, W);
+            // A Lango turn starts here alone (no leaves): the capture set
+            // is the turn's start's, the front holes facing the opponent's
+            // occupied front holes.
+            let caps = occupied & s.caps.0;
+            debug_assert_eq!(caps, lango::start_captures(occupied, s.opp_occ, W));
             if caps != 0 {
                 self.each_hole(caps, |g, f, n| g.start_capture(s, f, n, cut_at));
                 return;
