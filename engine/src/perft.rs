@@ -118,7 +118,7 @@ fn leaves(
     stats: &mut GenStats,
 ) -> Option<PerftCount> {
     keys.clear();
-    let s = pos.generate_boards(budget, |_, p, _| {
+    let s = pos.generate_hashes(budget, |_, p, _| {
         keys.push(p.hash());
         true
     });

@@ -10,8 +10,8 @@
 
 mod branching;
 mod didinga;
-pub(crate) use branching::generate as generate_branching;
-pub(crate) use branching::generate_boards as generate_branching_boards;
+pub(crate) use branching::generate_as as generate_branching_as;
+pub(crate) use branching::{CHILD_BOARDS, CHILD_FULL, CHILD_HASH};
 pub(crate) use didinga::generate as generate_didinga;
 use didinga::meta_hashes;
 pub(crate) use didinga::run_keys;
@@ -213,7 +213,7 @@ where
         if self.variant == Variant::Didinga {
             didinga::generate(self.pos, self.budget, &mut self.sink)
         } else {
-            branching::generate(self.pos, self.budget, &mut self.sink)
+            branching::generate_as::<_, CHILD_FULL>(self.pos, self.budget, &mut self.sink)
         }
     }
 
@@ -720,6 +720,23 @@ mod tests {
                 "{p} budget {budget}: generate_boards' {m}"
             );
         }
+        // `generate_hashes`: the same moves, figures, statistics and hashes.
+        let mut hashes = Vec::new();
+        let stats = p.generate_hashes(budget, |m, c, i| {
+            hashes.push((m.to_string(), c.hash(), i));
+            true
+        });
+        assert_eq!(
+            stats, fast.1,
+            "{p} budget {budget}: generate_hashes' statistics"
+        );
+        assert!(
+            hashes
+                .iter()
+                .cloned()
+                .eq(fast.0.iter().map(|(m, c, i)| (m.clone(), c.hash(), *i))),
+            "{p} budget {budget}: generate_hashes"
+        );
         cuts.add(&fast.1);
         fast.0
     }

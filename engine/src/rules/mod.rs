@@ -144,7 +144,7 @@ impl Position {
     where
         F: FnMut(&Move, &Position, MoveInfo) -> bool,
     {
-        self.generate_by::<F, false>(budget, sink)
+        self.generate_by::<F, { choro::CHILD_FULL }>(budget, sink)
     }
 
     /// As [`Position::generate`], for a sink that reads only each child's
@@ -156,13 +156,24 @@ impl Position {
     where
         F: FnMut(&Move, &Position, MoveInfo) -> bool,
     {
-        self.generate_by::<F, true>(budget, sink)
+        self.generate_by::<F, { choro::CHILD_BOARDS }>(budget, sink)
     }
 
-    /// The code's generator: [`Position::generate`], or with `BOARDS`
-    /// [`Position::generate_boards`].
+    /// As [`Position::generate_boards`], for a sink that reads only each
+    /// child's hash (perft's last depth from the hashes): in Lango and
+    /// Acholi outside the race the children's loops are not written either.
+    pub(crate) fn generate_hashes<F>(&self, budget: u32, sink: F) -> GenStats
+    where
+        F: FnMut(&Move, &Position, MoveInfo) -> bool,
+    {
+        self.generate_by::<F, { choro::CHILD_HASH }>(budget, sink)
+    }
+
+    /// The code's generator: [`Position::generate`], or with `CHILD`
+    /// [`choro::CHILD_BOARDS`] or [`choro::CHILD_HASH`]
+    /// [`Position::generate_boards`] or [`Position::generate_hashes`].
     #[inline(always)]
-    fn generate_by<F, const BOARDS: bool>(&self, budget: u32, sink: F) -> GenStats
+    fn generate_by<F, const CHILD: u8>(&self, budget: u32, sink: F) -> GenStats
     where
         F: FnMut(&Move, &Position, MoveInfo) -> bool,
     {
@@ -173,11 +184,7 @@ impl Position {
             // generator's frame.
             choro::generate_didinga(self, budget, sink)
         } else if self.variant.is_choro() {
-            if BOARDS {
-                choro::generate_branching_boards(self, budget, sink)
-            } else {
-                choro::generate_branching(self, budget, sink)
-            }
+            choro::generate_branching_as::<F, CHILD>(self, budget, sink)
         } else {
             adjiboto::generate(self, sink)
         }

@@ -30,8 +30,9 @@ use crate::rules::{acholi, lango, GenStats, MoveInfo};
 use crate::types::geometry::{self, facing};
 use crate::types::moves::{Move, Token, MAX_TOKENS};
 use crate::types::packed::{Loop, Loop16, LOOP16_RELAY};
-use crate::types::{Dir, Variant};
+use crate::types::{Dir, Phase, Side, Variant};
 use std::mem::MaybeUninit;
+use std::sync::OnceLock;
 
 /// The width of every Lango and Acholi board, and its loop length.
 const W: u8 = 8;
@@ -96,6 +97,32 @@ const FACING: [[u8; 2]; LEN as usize] = {
     while l < LEN {
         let (f, b) = facing(l, W);
         t[l as usize] = [f, b];
+        l += 1;
+    }
+    t
+};
+
+/// Lango's capture set ([`lango::facing_front`]) by the opponent's front
+/// row (his holes 8 to 15): hole `8 + k` of the mover faces his `15 - k`.
+const FACING_FRONT: [u16; 256] = {
+    let mut t = [0; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = ((b as u8).reverse_bits() as u16) << W;
+        b += 1;
+    }
+    t
+};
+
+/// What a capture at each of the mover's holes keeps: the opponent's holes
+/// but the two facing it, and the mover's holes but the two facing that
+/// column (bit masks; [`State::take_column`]).
+const COLUMN: [[u32; 2]; LEN as usize] = {
+    let mut t = [[0; 2]; LEN as usize];
+    let mut l = 0;
+    while l < LEN {
+        let [f, b] = FACING[l as usize];
+        t[l as usize] = [!(1 << f | 1 << b), !(1 << l | 1 << (LEN - 1 - l))];
         l += 1;
     }
     t
@@ -282,14 +309,18 @@ impl State {
         self.mine.get(self.last as usize)
     }
 
+    /// Whether the last hole captures; `back`: whether the back row may
+    /// (else `caps.1` is empty from the turn's start, and is not read).
     #[inline(always)]
-    fn captures(&self) -> bool {
-        (self.caps.0 | self.caps.1) >> self.last & 1 != 0
+    fn captures(&self, back: bool) -> bool {
+        debug_assert!(back || self.caps.1 == 0);
+        let caps = self.caps.0 | if back { self.caps.1 } else { 0 };
+        caps >> self.last & 1 != 0
     }
 
     #[inline(always)]
-    fn ends_in_capture(&self) -> bool {
-        self.at_last() >= 2 && self.captures()
+    fn ends_in_capture(&self, back: bool) -> bool {
+        self.at_last() >= 2 && self.captures(back)
     }
 
     #[inline(always)]
@@ -342,15 +373,17 @@ impl State {
 
     /// Whether a clockwise lap of the `v` counters of the hole of the last
     /// drop would end in a capture (`sower::Turn::cw_relay_captures`).
+    /// `back`: as for [`State::captures`].
     #[inline]
-    fn cw_relay_captures(&self, v: u8) -> bool {
+    fn cw_relay_captures(&self, v: u8, back: bool) -> bool {
         let l = self.last;
+        debug_assert!(back || self.caps.1 == 0);
         cw_captures(
             l,
             v,
             |h| self.mine.get(h as usize),
             self.front_reached,
-            self.caps,
+            (self.caps.0, if back { self.caps.1 } else { 0 }),
         )
     }
 
@@ -372,13 +405,21 @@ impl State {
     /// at the turn's start (`their16`). Neither of the mover's holes facing
     /// that column captures any more. The hash is left to the caller: it
     /// returns what to take from it.
+    /// `back`: whether the back row may capture (Acholi's opening; else
+    /// `caps.1` is empty from the turn's start and is left alone).
     #[inline(always)]
-    fn take_column(&mut self, their16: &Loop16, opp_keys: &[u64; 32], l: u8) -> (u8, u8, u64) {
-        let mut side = Side {
+    fn take_column(
+        &mut self,
+        their16: &Loop16,
+        opp_keys: &[u64; 32],
+        l: u8,
+        back: bool,
+    ) -> (u8, u8, u64) {
+        let mut side = Targets {
             opp_occ: self.opp_occ,
             caps: self.caps,
         };
-        let taken = side.take_column(their16, opp_keys, l);
+        let taken = side.take_column(their16, opp_keys, l, back);
         (self.opp_occ, self.caps) = (side.opp_occ, side.caps);
         taken
     }
@@ -399,25 +440,32 @@ impl State {
 /// state, so that a stretch that sows its first lap on the loop's locals
 /// (a lift's) neither copies nor writes the entry state.
 #[derive(Copy, Clone)]
-struct Side {
+struct Targets {
     opp_occ: u32,
     caps: (u32, u32),
 }
 
-impl Side {
+impl Targets {
     /// [`State::take_column`].
     #[inline(always)]
-    fn take_column(&mut self, their16: &Loop16, opp_keys: &[u64; 32], l: u8) -> (u8, u8, u64) {
+    fn take_column(
+        &mut self,
+        their16: &Loop16,
+        opp_keys: &[u64; 32],
+        l: u8,
+        back: bool,
+    ) -> (u8, u8, u64) {
         let [of, ob] = FACING[(l & 15) as usize];
+        let [opp, column] = COLUMN[(l & 15) as usize];
         let (fr, bk) = (their16.get(of as usize), their16.get(ob as usize));
         debug_assert!(self.opp_occ >> of & 1 != 0 || fr == 0);
         debug_assert!(self.opp_occ >> ob & 1 != 0 || bk == 0);
-        self.opp_occ &= !(1 << of | 1 << ob);
-        // Neither of the mover's holes facing the emptied column captures
-        // any more.
-        let column = !(1u32 << l | 1u32 << (LEN - 1 - l));
+        self.opp_occ &= opp;
         self.caps.0 &= column;
-        self.caps.1 &= column;
+        debug_assert!(back || self.caps.1 == 0);
+        if back {
+            self.caps.1 &= column;
+        }
         let taken = (fr as u64)
             .wrapping_mul(opp_keys[of as usize])
             .wrapping_add((bk as u64).wrapping_mul(opp_keys[ob as usize]));
@@ -455,10 +503,18 @@ enum Opt {
     Leave(State),
 }
 
+/// What of each child the generator writes ([`Gen`]'s `CHILD`): the whole
+/// child; its loops and hash, its masks left as the parent's (a sink that
+/// reads only those); its hash alone, its loops left as they were too (a
+/// sink that reads only the hash). See [`generate_as`].
+pub(crate) const CHILD_FULL: u8 = 2;
+pub(crate) const CHILD_BOARDS: u8 = 1;
+pub(crate) const CHILD_HASH: u8 = 0;
+
 /// The generator of one position: `LANGO` or Acholi, `OPEN` in the opening;
-/// `MASKS`: each child's masks written (else left as the parent's, for a
-/// sink that reads only the child's loops and hash: [`generate_boards`]).
-struct Gen<'p, F, const LANGO: bool, const OPEN: bool, const MASKS: bool> {
+/// `CHILD`: what of each child is written ([`CHILD_FULL`], [`CHILD_BOARDS`],
+/// [`CHILD_HASH`]).
+struct Gen<'p, F, const LANGO: bool, const OPEN: bool, const CHILD: u8> {
     pos: &'p Position,
     budget: u32,
     path: Move,
@@ -486,29 +542,20 @@ struct Gen<'p, F, const LANGO: bool, const OPEN: bool, const MASKS: bool> {
 }
 
 /// Every legal move of a Lango or Acholi position (8 wide, sequential
-/// phases), as `Position::generate`.
-pub(crate) fn generate<F>(pos: &Position, budget: u32, sink: F) -> GenStats
+/// phases), as `Position::generate`, writing `CHILD` of each child: with
+/// [`CHILD_FULL`] the whole child, with [`CHILD_BOARDS`] or
+/// [`CHILD_HASH`] (`Position::generate_boards` and
+/// `Position::generate_hashes`, for perft's last depths, whose sinks read
+/// no more), each child handed to the sink has only its loops and its hash
+/// right, or its hash alone, the fields off the board right too; in debug
+/// builds the children are checked against [`generate`]'s.
+pub(crate) fn generate_as<F, const CHILD: u8>(pos: &Position, budget: u32, mut sink: F) -> GenStats
 where
     F: FnMut(&Move, &Position, MoveInfo) -> bool,
 {
-    debug_assert!(pos.width == W && matches!(pos.variant, Variant::Lango | Variant::Acholi));
-    match (pos.variant == Variant::Lango, pos.phase.is_opening()) {
-        (true, false) => run::<F, true, false, true>(pos, budget, sink),
-        (true, true) => run::<F, true, true, true>(pos, budget, sink),
-        (false, false) => run::<F, false, false, true>(pos, budget, sink),
-        (false, true) => run::<F, false, true, true>(pos, budget, sink),
+    if CHILD == CHILD_FULL {
+        return generate(pos, budget, sink);
     }
-}
-
-/// As [`generate`], but each child handed to the sink has only its loops,
-/// its hash and the fields off the board right: its `occupied` and
-/// `movable` masks are the parent's (they follow from the loops). For
-/// perft's last depths, whose sinks read the loops and the hash alone; in
-/// debug builds the children are checked against [`generate`]'s.
-pub(crate) fn generate_boards<F>(pos: &Position, budget: u32, mut sink: F) -> GenStats
-where
-    F: FnMut(&Move, &Position, MoveInfo) -> bool,
-{
     debug_assert!(pos.width == W && matches!(pos.variant, Variant::Lango | Variant::Acholi));
     #[cfg(debug_assertions)]
     let mut full = Vec::new();
@@ -523,14 +570,18 @@ where
     let mut sink = |m: &Move, p: &Position, i: MoveInfo| {
         if made < full.len() {
             let (fm, fp, fi) = &full[made];
-            let q = Position {
-                occupied: fp.occupied,
-                movable: fp.movable,
-                ..*p
+            let same = if CHILD == CHILD_HASH {
+                fp.hash == p.hash
+            } else {
+                *fp == Position {
+                    occupied: fp.occupied,
+                    movable: fp.movable,
+                    ..*p
+                }
             };
             debug_assert!(
-                fm == m && *fp == q && *fi == i,
-                "a child of generate_boards that generate does not make"
+                fm == m && same && *fi == i,
+                "a child of generate_boards or generate_hashes that generate does not make"
             );
         }
         made += 1;
@@ -539,23 +590,68 @@ where
         go
     };
     let s = match (pos.variant == Variant::Lango, pos.phase.is_opening()) {
-        (true, false) => run::<_, true, false, false>(pos, budget, &mut sink),
-        (true, true) => run::<_, true, true, false>(pos, budget, &mut sink),
-        (false, false) => run::<_, false, false, false>(pos, budget, &mut sink),
-        (false, true) => run::<_, false, true, false>(pos, budget, &mut sink),
+        (true, false) => run::<_, true, false, CHILD>(pos, budget, &mut sink),
+        (true, true) => run::<_, true, true, CHILD>(pos, budget, &mut sink),
+        (false, false) => run::<_, false, false, CHILD>(pos, budget, &mut sink),
+        (false, true) => run::<_, false, true, CHILD>(pos, budget, &mut sink),
     };
     #[cfg(debug_assertions)]
     debug_assert!(
         stopped || (made == full.len() && s == full_stats),
-        "generate_boards made other children"
+        "generate_boards or generate_hashes made other children"
     );
     s
+}
+
+/// [`generate_as`] with [`CHILD_FULL`].
+fn generate<F>(pos: &Position, budget: u32, sink: F) -> GenStats
+where
+    F: FnMut(&Move, &Position, MoveInfo) -> bool,
+{
+    debug_assert!(pos.width == W && matches!(pos.variant, Variant::Lango | Variant::Acholi));
+    match (pos.variant == Variant::Lango, pos.phase.is_opening()) {
+        (true, false) => run::<F, true, false, CHILD_FULL>(pos, budget, sink),
+        (true, true) => run::<F, true, true, CHILD_FULL>(pos, budget, sink),
+        (false, false) => run::<F, false, false, CHILD_FULL>(pos, budget, sink),
+        (false, true) => run::<F, false, true, CHILD_FULL>(pos, budget, sink),
+    }
+}
+
+/// [`meta_hashes`] of a Lango or Acholi position without stores or history
+/// (all of them) in a sequential phase, from a table by (code, side, phase)
+/// that holds both values, as Didinga's generator has.
+#[inline]
+fn branching_meta(pos: &Position) -> (u64, u64) {
+    type Table = [[[(u64, u64); 3]; 2]; 2];
+    static TABLE: OnceLock<Table> = OnceLock::new();
+    let ph = pos.phase as usize;
+    if pos.stores != [0, 0] || pos.hist[0].0 != 0 || pos.hist[1].0 != 0 || ph >= 3 {
+        return meta_hashes(pos);
+    }
+    let t = TABLE.get_or_init(|| {
+        let mut t: Table = [[[(0, 0); 3]; 2]; 2];
+        for (c, by_side) in t.iter_mut().enumerate() {
+            for (s, by_phase) in by_side.iter_mut().enumerate() {
+                for (ph, e) in by_phase.iter_mut().enumerate() {
+                    let code = [Variant::Acholi, Variant::Lango][c];
+                    let side = [Side::A, Side::B][s];
+                    let phase = [Phase::Opening2, Phase::Opening1, Phase::Main][ph];
+                    let meta = |side, phase| zobrist::meta(code, W, side, phase, [0, 0], [0, 0]);
+                    *e = (meta(side, phase), meta(side.other(), phase.next()));
+                }
+            }
+        }
+        t
+    });
+    let e = t[(pos.variant == Variant::Lango) as usize][pos.side.index()][ph];
+    debug_assert_eq!(e, meta_hashes(pos));
+    e
 }
 
 /// One instance a code and phase, each a function of its own (the sink
 /// inlined in it).
 #[inline(never)]
-fn run<F, const LANGO: bool, const OPEN: bool, const MASKS: bool>(
+fn run<F, const LANGO: bool, const OPEN: bool, const CHILD: u8>(
     pos: &Position,
     budget: u32,
     sink: F,
@@ -564,8 +660,8 @@ where
     F: FnMut(&Move, &Position, MoveInfo) -> bool,
 {
     let (me, opp) = (pos.side.index(), 1 - pos.side.index());
-    let (meta, child_meta) = meta_hashes(pos);
-    let mut g = Gen::<F, LANGO, OPEN, MASKS> {
+    let (meta, child_meta) = branching_meta(pos);
+    let mut g = Gen::<F, LANGO, OPEN, CHILD> {
         pos,
         budget,
         path: Move::empty(true),
@@ -591,7 +687,9 @@ where
     };
     let opp_occ = pos.occupied[opp];
     let caps = if LANGO {
-        (lango::facing_front(opp_occ, W), 0)
+        let front = FACING_FRONT[(opp_occ >> W) as usize & 255] as u32;
+        debug_assert_eq!(front, lango::facing_front(opp_occ, W));
+        (front, 0)
     } else {
         let (front, back) = capture_sets(opp_occ, W);
         (front, if OPEN { back } else { 0 })
@@ -614,7 +712,7 @@ where
     g.stats
 }
 
-impl<F, const LANGO: bool, const OPEN: bool, const MASKS: bool> Gen<'_, F, LANGO, OPEN, MASKS>
+impl<F, const LANGO: bool, const OPEN: bool, const CHILD: u8> Gen<'_, F, LANGO, OPEN, CHILD>
 where
     F: FnMut(&Move, &Position, MoveInfo) -> bool,
 {
@@ -651,7 +749,11 @@ where
                 self.each_hole(movable & ab, |g, h, n| g.start_ccw(s, h, n, cut_at));
                 return;
             }
-            let caps = lango::start_captures(occupied, s.opp_occ, W);
+            // A Lango turn starts here alone (no leaves): the capture set
+            // is the turn's start's, the front holes facing the opponent's
+            // occupied front holes.
+            let caps = occupied & s.caps.0;
+            debug_assert_eq!(caps, lango::start_captures(occupied, s.opp_occ, W));
             if caps != 0 {
                 self.each_hole(caps, |g, f, n| g.start_capture(s, f, n, cut_at));
                 return;
@@ -742,7 +844,7 @@ where
         c.base = h;
         c.kind = kind;
         self.lap(&mut c, prev(h), v, Dir::Cw);
-        if Self::ends_in_capture(&c) {
+        if c.ends_in_capture(Self::BACK) {
             self.on_path(Token::Clockwise(n), |g| {
                 g.stretch::<FROM_ENTRY, false>(&c, 0, cut_at)
             });
@@ -780,7 +882,7 @@ where
     #[cold]
     fn captured(&self, s: &State, f: u8) -> State {
         let mut c = *s;
-        let (fr, bk, taken) = c.take_column(&self.their16, self.opp_keys, f);
+        let (fr, bk, taken) = c.take_column(&self.their16, self.opp_keys, f, Self::BACK);
         c.hash = c.hash.wrapping_sub(taken);
         self.lango_sow(&mut c, f, fr, bk);
         c
@@ -810,28 +912,6 @@ where
         self.stats.drops += (s.drops - drops) as u64;
     }
 
-    /// The capture sets of `s`, the back row's taken as empty outside
-    /// Acholi's opening (where it is empty from the turn's start), as the
-    /// relay loop takes them.
-    #[inline(always)]
-    fn caps(s: &State) -> (u32, u32) {
-        debug_assert!(!LANGO && OPEN || s.caps.1 == 0);
-        (s.caps.0, if !LANGO && OPEN { s.caps.1 } else { 0 })
-    }
-
-    /// [`State::captures`] from [`Self::caps`].
-    #[inline(always)]
-    fn captures(s: &State) -> bool {
-        let caps = Self::caps(s);
-        (caps.0 | caps.1) >> s.last & 1 != 0
-    }
-
-    /// [`State::ends_in_capture`] from [`Self::caps`].
-    #[inline(always)]
-    fn ends_in_capture(s: &State) -> bool {
-        s.at_last() >= 2 && Self::captures(s)
-    }
-
     /// The mover's holes where a lap end leaves the relay loop: capturing
     /// holes and clockwise holes.
     #[inline(always)]
@@ -841,7 +921,7 @@ where
         } else {
             geometry::acholi_base(W)
         };
-        let back = if !LANGO && OPEN { caps.1 } else { 0 };
+        let back = if Self::BACK { caps.1 } else { 0 };
         caps.0 | back | cw
     }
 
@@ -881,6 +961,11 @@ where
         self.stretch::<FROM_CW, false>(entry, entry.last, cut_at);
     }
 
+    /// Whether the back row may capture: in Acholi's opening alone (until
+    /// the front row is reached); elsewhere `caps.1` is empty from the
+    /// turn's start.
+    const BACK: bool = !LANGO && OPEN;
+
     /// The kind of a clockwise lap from a clockwise hole at a lap end.
     const CW_KIND: LapKind = if LANGO {
         LapKind::LangoCw
@@ -897,7 +982,7 @@ where
         s.base = l;
         s.kind = Self::CW_KIND;
         s.lap(self.relay, prev(l), n, Dir::Cw);
-        debug_assert!(s.ends_in_capture());
+        debug_assert!(s.ends_in_capture(Self::BACK));
         n
     }
 
@@ -935,7 +1020,7 @@ where
         let mut s = *entry;
         // The opponent's holes and the capture sets, which captures change
         // (locals of the relay loop, and of a first lap sown there).
-        let mut side = Side {
+        let mut side = Targets {
             opp_occ: s.opp_occ,
             caps: s.caps,
         };
@@ -945,7 +1030,7 @@ where
         let (hand, column) = match FIRST {
             FROM_LIFT => (entry.mine.get(h as usize), (0, 0, 0)),
             FROM_CAPTURE => {
-                let (fr, bk, taken) = side.take_column(&self.their16, self.opp_keys, h);
+                let (fr, bk, taken) = side.take_column(&self.their16, self.opp_keys, h, Self::BACK);
                 (Self::capture_hand(entry, h, fr, bk), (fr, bk, taken))
             }
             FROM_CW => (self.cw_lap(&mut s, h), (0, 0, 0)),
@@ -1052,7 +1137,7 @@ where
             // as it was at the top of this step (plain, or not at a
             // capture or clockwise hole, so that its next lap is a relay).
             if !sown {
-                side = Side {
+                side = Targets {
                     opp_occ: s.opp_occ,
                     caps: s.caps,
                 };
@@ -1105,7 +1190,7 @@ where
             // stretch.
             let sync = |b: &Loop16,
                         hash,
-                        side: Side,
+                        side: Targets,
                         last: usize,
                         origin: usize,
                         drops,
@@ -1208,8 +1293,9 @@ where
                         };
                         if cw {
                             // A clockwise hole whose clockwise lap
-                            // captures: a decision, `branch`'s.
-                            let mut t = sync(
+                            // captures: a decision (the capture's test
+                            // above failed, so `branch` would take it).
+                            let t = sync(
                                 &b,
                                 hash,
                                 side,
@@ -1219,8 +1305,9 @@ where
                                 front!(),
                                 event - left,
                             );
-                            let went_on = self.branch(&mut t, v as u8);
-                            debug_assert!(!went_on, "a clockwise capture without a decision");
+                            debug_assert!(!t.captures(Self::BACK) && t.plain());
+                            debug_assert!(t.cw_relay_captures(v as u8, Self::BACK));
+                            self.cw_decide(&t, v as u8);
                             break 'step (t.laps, t.drops);
                         }
                         // A clockwise hole whose clockwise lap would not
@@ -1278,14 +1365,14 @@ where
     #[inline(never)]
     fn capture(
         &mut self,
-        side: &mut Side,
+        side: &mut Targets,
         b: &mut Loop16,
         mut hash: u64,
         last: usize,
         origin: usize,
     ) -> (u64, u32) {
         let l = last as u8 & 15;
-        let (fr, bk, taken) = side.take_column(&self.their16, self.opp_keys, l);
+        let (fr, bk, taken) = side.take_column(&self.their16, self.opp_keys, l, Self::BACK);
         hash = hash.wrapping_sub(taken);
         let (first, hand, origin) = if !LANGO {
             // From the hole after the origin, which is kept.
@@ -1360,9 +1447,9 @@ where
     #[inline(never)]
     fn branch(&mut self, s: &mut State, v: u8) -> bool {
         let l = s.last;
-        if Self::captures(s) {
+        if s.captures(Self::BACK) {
             let pre = *s;
-            let (fr, bk, taken) = s.take_column(&self.their16, self.opp_keys, l);
+            let (fr, bk, taken) = s.take_column(&self.their16, self.opp_keys, l, Self::BACK);
             s.hash = s.hash.wrapping_sub(taken);
             let k = fr + bk;
             if LANGO {
@@ -1384,7 +1471,9 @@ where
                     debug_assert!({
                         let mut again = *s;
                         again.lap(self.relay, prev(s.base), k, Dir::Cw);
-                        s.caps.1 == 0 && again.last == last && again.ends_in_capture() == captures
+                        s.caps.1 == 0
+                            && again.last == last
+                            && again.ends_in_capture(Self::BACK) == captures
                     });
                     if !captures {
                         self.count_lap(k);
@@ -1410,7 +1499,9 @@ where
                 let o = s.origin;
                 let mut again = *s;
                 self.lap(&mut again, prev(o), k, Dir::Cw);
-                let again = Self::ends_in_capture(&again).then_some(Opt::Run(Token::Plus, again));
+                let again = again
+                    .ends_in_capture(Self::BACK)
+                    .then_some(Opt::Run(Token::Plus, again));
                 let mut ccw = *s;
                 ccw.kind = LapKind::Normal;
                 self.lap(&mut ccw, next(o), k, Dir::Ccw);
@@ -1434,28 +1525,32 @@ where
             // A clockwise hole: the relay, or a clockwise lap from it if that
             // captures. The clockwise lap counts in the statistics whether
             // it is offered or not; it is sown only if it is.
-            self.stats.drops += v as u64;
-            self.stats.laps += 1;
-            let caps = Self::caps(s);
-            let cw = cw_captures(s.last, v, |h| s.mine.get(h as usize), s.front_reached, caps);
-            debug_assert_eq!(cw, s.cw_relay_captures(v));
-            if cw {
-                // The relay's lap, sown by the option.
-                self.stats.drops += v as u64;
-                self.stats.laps += 1;
-                self.decide(
-                    s,
-                    &[
-                        Some(Opt::Cw(Token::Plus)),
-                        Some(Opt::Relay(Token::Minus)),
-                        None,
-                    ],
-                );
+            if s.cw_relay_captures(v, Self::BACK) {
+                self.cw_decide(s, v);
                 return false;
             }
+            self.stats.drops += v as u64;
+            self.stats.laps += 1;
             s.relay(self.relay, v);
         }
         true
+    }
+
+    /// The decision at lap end `s`, at a clockwise hole holding `v`
+    /// counters whose clockwise lap captures: that lap or the relay. Both
+    /// laps count in the statistics here; each option sows its own.
+    #[inline]
+    fn cw_decide(&mut self, s: &State, v: u8) {
+        self.stats.drops += 2 * v as u64;
+        self.stats.laps += 2;
+        self.decide(
+            s,
+            &[
+                Some(Opt::Cw(Token::Plus)),
+                Some(Opt::Relay(Token::Minus)),
+                None,
+            ],
+        );
     }
 
     /// A decision point at lap-end state `pre`: branch into each option,
@@ -1506,27 +1601,29 @@ where
         let pos = self.pos;
         let child = &mut self.child;
         // The child's loops are 8 wide: the words past the first 16 holes
-        // stay empty.
-        mine.store_into(&mut child.loops[me]);
-        if MASKS {
-            (child.occupied[me], child.movable[me]) = mine.masks();
-        }
-        // Captures only empty the opponent's holes; the sink does not
-        // change the child, so they are those of the last child unless
-        // `opp_occ` differs.
-        if opp_occ != self.child_opp {
-            self.child_opp = opp_occ;
-            if opp_occ == pos.occupied[opp] {
-                child.loops[opp] = pos.loops[opp];
-                if MASKS {
-                    child.occupied[opp] = pos.occupied[opp];
-                    child.movable[opp] = pos.movable[opp];
-                }
-            } else {
-                child.loops[opp] = self.theirs.keep16(opp_occ);
-                if MASKS {
-                    child.occupied[opp] = opp_occ;
-                    child.movable[opp] = pos.movable[opp] & opp_occ;
+        // stay empty. A sink that reads the hash alone gets neither.
+        if CHILD != CHILD_HASH {
+            mine.store_into(&mut child.loops[me]);
+            if CHILD == CHILD_FULL {
+                (child.occupied[me], child.movable[me]) = mine.masks();
+            }
+            // Captures only empty the opponent's holes; the sink does not
+            // change the child, so they are those of the last child unless
+            // `opp_occ` differs.
+            if opp_occ != self.child_opp {
+                self.child_opp = opp_occ;
+                if opp_occ == pos.occupied[opp] {
+                    child.loops[opp] = pos.loops[opp];
+                    if CHILD == CHILD_FULL {
+                        child.occupied[opp] = pos.occupied[opp];
+                        child.movable[opp] = pos.movable[opp];
+                    }
+                } else {
+                    child.loops[opp] = self.theirs.keep16(opp_occ);
+                    if CHILD == CHILD_FULL {
+                        child.occupied[opp] = opp_occ;
+                        child.movable[opp] = pos.movable[opp] & opp_occ;
+                    }
                 }
             }
         }
