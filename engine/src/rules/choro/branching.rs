@@ -493,7 +493,7 @@ enum Opt {
     Run(Token, State),
     /// Take this token and sow the counters of the decision point's last
     /// hole clockwise (a clockwise decision's capturing lap), from the
-    /// decision point's state.
+    /// decision point's state (Acholi's; Lango's need no array).
     Cw(Token),
     /// Take this token and relay the counters of the decision point's last
     /// hole: the stretch's first lap, sown on its locals from the decision
@@ -1538,47 +1538,44 @@ where
 
     /// The decision at lap end `s`, at a clockwise hole holding `v`
     /// counters whose clockwise lap captures: that lap or the relay. Both
-    /// laps count in the statistics here; each option sows its own.
+    /// laps count in the statistics here; each option sows its own. In
+    /// Lango a decision point as [`Self::decide`]'s, without an array of
+    /// options to walk (in Acholi that cost its relay loop registers).
     #[inline]
     fn cw_decide(&mut self, s: &State, v: u8) {
         self.stats.drops += 2 * v as u64;
         self.stats.laps += 2;
-        self.decide(
-            s,
-            &[
-                Some(Opt::Cw(Token::Plus)),
-                Some(Opt::Relay(Token::Minus)),
-                None,
-            ],
-        );
+        if !LANGO {
+            self.decide(
+                s,
+                &[
+                    Some(Opt::Cw(Token::Plus)),
+                    Some(Opt::Relay(Token::Minus)),
+                    None,
+                ],
+            );
+            return;
+        }
+        if !self.enter(s) {
+            return;
+        }
+        // The clockwise lap (`+`), then the relay (`-`), each from `s`.
+        if !self.stop {
+            self.on_path(Token::Plus, |g| g.run_cw(s));
+        }
+        if !self.stop {
+            self.on_path(Token::Minus, |g| g.run_relay(s));
+        }
+        self.depth -= 1;
     }
 
     /// A decision point at lap-end state `pre`: branch into each option,
     /// unless this state already occurred at a decision point of the path.
     #[inline(never)]
     fn decide(&mut self, pre: &State, opts: &[Option<Opt>; 3]) {
-        let key = pre.key();
-        for i in 0..self.depth {
-            // SAFETY: `seen[..depth]` and `seen_key[..depth]` were written
-            // below before `depth` grew.
-            let (seen, seen_key) = unsafe {
-                (
-                    self.seen[i].assume_init_ref(),
-                    self.seen_key[i].assume_init(),
-                )
-            };
-            if seen_key == key && seen.same_state(pre) {
-                self.stats.cut_repeat += 1;
-                return;
-            }
-        }
-        if self.depth == MAX_TOKENS {
-            self.stats.cut_overflow += 1;
+        if !self.enter(pre) {
             return;
         }
-        self.seen[self.depth] = MaybeUninit::new(*pre);
-        self.seen_key[self.depth] = MaybeUninit::new(key);
-        self.depth += 1;
         for opt in opts.iter().flatten() {
             if self.stop {
                 break;
@@ -1591,6 +1588,38 @@ where
             }
         }
         self.depth -= 1;
+    }
+
+    /// Enter the decision point at lap-end state `pre`, its state kept for
+    /// the path's later decision points; false (counted in the statistics)
+    /// where this state already occurred at a decision point of the path,
+    /// or the path has no room for another. The caller leaves it
+    /// (`depth -= 1`) after its options.
+    #[inline(always)]
+    fn enter(&mut self, pre: &State) -> bool {
+        let key = pre.key();
+        for i in 0..self.depth {
+            // SAFETY: `seen[..depth]` and `seen_key[..depth]` were written
+            // below before `depth` grew.
+            let (seen, seen_key) = unsafe {
+                (
+                    self.seen[i].assume_init_ref(),
+                    self.seen_key[i].assume_init(),
+                )
+            };
+            if seen_key == key && seen.same_state(pre) {
+                self.stats.cut_repeat += 1;
+                return false;
+            }
+        }
+        if self.depth == MAX_TOKENS {
+            self.stats.cut_overflow += 1;
+            return false;
+        }
+        self.seen[self.depth] = MaybeUninit::new(*pre);
+        self.seen_key[self.depth] = MaybeUninit::new(key);
+        self.depth += 1;
+        true
     }
 
     /// The child of the turn that ends with the mover's loop `mine`, hash
