@@ -1056,9 +1056,21 @@ where
         let mut exits = Self::exits(side.caps);
         // Brent: the checkpoint is the state after `saved` steps of this
         // stretch (0: its start), of which only the hash is kept; the next
-        // one is taken after `event` steps (1, 3, 7, 15, ...), or the
-        // budget cuts there. `left` counts the steps down to `event`.
+        // one is taken after `event!()` steps (1, 3, 7, 15, ...), or the
+        // budget cuts there. `left` counts the steps down to `event!()`.
+        // Acholi's follows from `saved` (as a variable of its own it kept a
+        // copy in the relay loop, one instruction a relay); Lango keeps it
+        // in `event` (its relay loops lost registers without it).
         let (mut saved, mut saved_hash, mut event) = (0u32, s.hash, 1u32);
+        macro_rules! event {
+            () => {
+                if LANGO {
+                    event
+                } else {
+                    (2 * saved + 1).min(cut_at)
+                }
+            };
+        }
         let mut left = 1u32;
         // The stretch's start state, for a replay (cold).
         let start = |g: &Self| match FIRST {
@@ -1116,7 +1128,7 @@ where
                     break (s.laps, s.drops);
                 }
                 if left == 0 {
-                    let step = event;
+                    let step = event!();
                     if step >= far {
                         if step == cut_at {
                             self.stats.cut_budget += 1;
@@ -1127,7 +1139,7 @@ where
                     saved = step;
                     saved_hash = s.hash;
                     event = (2 * step + 1).min(cut_at);
-                    left = event - step;
+                    left = event!() - step;
                 }
                 continue;
             }
@@ -1303,7 +1315,7 @@ where
                                 origin,
                                 drops!(),
                                 front!(),
-                                event - left,
+                                event!() - left,
                             );
                             debug_assert!(!t.captures(Self::BACK) && t.plain());
                             debug_assert!(t.cw_relay_captures(v as u8, Self::BACK));
@@ -1321,7 +1333,7 @@ where
                 // The end of a lap.
                 left -= 1;
                 if hash == saved_hash {
-                    let step = event - left;
+                    let step = event!() - left;
                     let t = sync(&b, hash, side, last, origin, drops!(), front!(), step);
                     if checkpoint!().same_state(&t) {
                         self.stats.cut_cycle += 1;
@@ -1329,7 +1341,7 @@ where
                     }
                 }
                 if left == 0 {
-                    let step = event;
+                    let step = event!();
                     if step >= far {
                         let t = sync(&b, hash, side, last, origin, drops!(), front!(), step);
                         if step == cut_at {
@@ -1341,11 +1353,11 @@ where
                     saved = step;
                     saved_hash = hash;
                     event = (2 * step + 1).min(cut_at);
-                    left = event - step;
+                    left = event!() - step;
                 }
                 v = b.get(last) as usize;
                 if v == 1 {
-                    let laps = start_laps + event - left;
+                    let laps = start_laps + event!() - left;
                     self.emit(b, hash, side.opp_occ, laps, drops!());
                     break 'step (laps, drops!());
                 }
