@@ -499,8 +499,6 @@ enum Opt {
     /// hole: the stretch's first lap, sown on its locals from the decision
     /// point's state.
     Relay(Token),
-    /// Acholi: leave the increment (already put in its hole) and start anew.
-    Leave(State),
 }
 
 /// What of each child the generator writes ([`Gen`]'s `CHILD`): the whole
@@ -1508,25 +1506,7 @@ where
                 }
                 self.lango_sow(s, l, fr, bk);
             } else if s.kind == LapKind::AcholiAttack {
-                let o = s.origin;
-                let mut again = *s;
-                self.lap(&mut again, prev(o), k, Dir::Cw);
-                let again = again
-                    .ends_in_capture(Self::BACK)
-                    .then_some(Opt::Run(Token::Plus, again));
-                let mut ccw = *s;
-                ccw.kind = LapKind::Normal;
-                self.lap(&mut ccw, next(o), k, Dir::Ccw);
-                let mut left = *s;
-                left.put(self.hole_keys, o, k);
-                self.decide(
-                    &pre,
-                    &[
-                        again,
-                        Some(Opt::Run(Token::Minus, ccw)),
-                        Some(Opt::Leave(left)),
-                    ],
-                );
+                self.attack(&pre, s, k);
                 return false;
             } else {
                 // From the hole after the origin, which is kept.
@@ -1581,6 +1561,41 @@ where
         self.depth -= 1;
     }
 
+    /// Acholi's attack decision at lap-end state `pre`, a capture after an
+    /// attack's lap, `s` being `pre` with its `k` captured counters taken:
+    /// the again-clockwise lap from the hole before the origin if it ends in
+    /// a capture (`+`), the counter-clockwise lap from the hole after it
+    /// (`-`), the leave (the counters put in the origin). Both laps count in
+    /// the statistics whether offered or not. A decision point as
+    /// [`Self::decide`]'s, each option's state made from `s` as it runs,
+    /// not copied into an array of options.
+    #[inline(never)]
+    fn attack(&mut self, pre: &State, s: &State, k: u8) {
+        self.count_lap(k);
+        self.count_lap(k);
+        if !self.enter(pre) {
+            return;
+        }
+        let o = s.origin;
+        let mut again = *s;
+        again.lap(self.relay, prev(o), k, Dir::Cw);
+        if again.ends_in_capture(Self::BACK) && !self.stop {
+            self.with_token(Token::Plus, &again);
+        }
+        if !self.stop {
+            let mut ccw = *s;
+            ccw.kind = LapKind::Normal;
+            ccw.lap(self.relay, next(o), k, Dir::Ccw);
+            self.with_token(Token::Minus, &ccw);
+        }
+        if !self.stop {
+            let mut left = *s;
+            left.put(self.hole_keys, o, k);
+            self.on_path(Token::Leave, |g| g.starts(&left));
+        }
+        self.depth -= 1;
+    }
+
     /// A decision point at lap-end state `pre`: branch into each option,
     /// unless this state already occurred at a decision point of the path.
     #[inline(never)]
@@ -1596,7 +1611,6 @@ where
                 Opt::Run(tok, s) => self.with_token(*tok, s),
                 Opt::Cw(tok) => self.on_path(*tok, |g| g.run_cw(pre)),
                 Opt::Relay(tok) => self.on_path(*tok, |g| g.run_relay(pre)),
-                Opt::Leave(s) => self.on_path(Token::Leave, |g| g.starts(s)),
             }
         }
         self.depth -= 1;
