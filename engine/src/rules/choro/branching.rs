@@ -993,6 +993,29 @@ where
         c
     }
 
+    /// Lango: whether the capture at clockwise lap end `s` (kind `LangoCw`)
+    /// offers its again-clockwise lap, which makes it a decision (as
+    /// [`Self::branch`] tells it), and that lap's hand (the capture's
+    /// counters).
+    #[inline(always)]
+    fn again_captures(&self, s: &State) -> (bool, u8) {
+        debug_assert!(LANGO && s.kind == LapKind::LangoCw && s.captures(Self::BACK));
+        let mut t = Targets {
+            opp_occ: s.opp_occ,
+            caps: s.caps,
+        };
+        let (fr, bk, _) = t.take_column(&self.their16, self.opp_keys, s.last, Self::BACK);
+        let k = fr + bk;
+        let (q, r) = (k >> 4, k & 15);
+        let last = if r == 0 {
+            s.base
+        } else {
+            (s.base + LEN - r) & 15
+        };
+        let after = s.mine.get(last as usize) + q + (r != 0) as u8;
+        (after >= 2 && t.caps.0 >> last & 1 != 0, k)
+    }
+
     /// [`Self::run`], inlined. `FIRST`: where the stretch's start (step 0)
     /// is: `entry` ([`FROM_ENTRY`]), or the lap end after lifting hole `h`
     /// of `entry` ([`FROM_LIFT`]) or after Lango's start capture at its
@@ -1051,6 +1074,18 @@ where
             self.stats.drops += (start_drops - stat_drops) as u64;
             return;
         }
+        // Lango's clockwise lap ends in a capture (step 1). Where that
+        // capture offers no again-clockwise lap (no decision), it is sown on
+        // the relay loop's locals below, as a start capture is, not through
+        // `branch`; the again-clockwise lap counts in the statistics here, as
+        // `branch` counts it. A budget that cuts at step 1 takes `branch`.
+        let cw_capture = LANGO && FIRST == FROM_CW && cut_at > 1 && {
+            let (again, k) = self.again_captures(&s);
+            if !again {
+                self.count_lap(k);
+            }
+            !again
+        };
         let mut exits = Self::exits(side.caps);
         // Brent: the checkpoint is the state after `saved` steps of this
         // stretch (0: its start), of which only the hash is kept; the next
@@ -1115,7 +1150,7 @@ where
             // A lap end that may decide: a capture or a clockwise hole after
             // a lap that is not a counter-clockwise one of kind `Normal`
             // (a clockwise lap, a lap of its own kind, one that keeps a base).
-            if !sown && exits >> s.last & 1 != 0 && !s.plain() {
+            if !sown && !cw_capture && exits >> s.last & 1 != 0 && !s.plain() {
                 if !self.branch(&mut s, v) {
                     break (s.laps, s.drops);
                 }
@@ -1261,6 +1296,28 @@ where
                 if v == 1 {
                     self.emit(b, hash, side.opp_occ, start_laps, drops!());
                     break 'step (start_laps, drops!());
+                }
+            } else if cw_capture {
+                // Step 1: the capture that the clockwise lap ends in, as
+                // the relay loop's captures are (a lap of kind `Normal`).
+                let packed;
+                (hash, packed) = self.capture(&mut side, &mut b, hash, last, origin >> 8);
+                let (first, hand) = (packed as u8, (packed >> 8) as u8);
+                origin = ((packed >> 16) as usize) << 8;
+                add_lap!(hand, reaches_front(first, hand));
+                let back = if front!() { 0 } else { side.caps.1 };
+                exits = Self::exits((side.caps.0, back));
+                last = (first as usize + hand as usize - 1) & 15;
+                // Brent after step 1 (no checkpoint at step 0 matches it:
+                // the capture emptied an opponent's hole).
+                saved = 1;
+                saved_hash = hash;
+                event = 3.min(cut_at);
+                left = event - 1;
+                v = b.get(last) as usize;
+                if v == 1 {
+                    self.emit(b, hash, side.opp_occ, start_laps + 1, drops!());
+                    break 'step (start_laps + 1, drops!());
                 }
             }
             loop {
