@@ -23,16 +23,15 @@
 //! statistics as the general generator (`ChoroGen`, the reference its test
 //! compares it with).
 
-use super::didinga::{capture_sets, meta_hashes};
+use super::didinga::{capture_sets, meta_pair};
 use crate::board::{zobrist, Position};
 use crate::rules::sower::{state_key, LapKind, NONE};
 use crate::rules::{acholi, lango, GenStats, MoveInfo};
 use crate::types::geometry::{self, facing};
 use crate::types::moves::{Move, Token, MAX_TOKENS};
 use crate::types::packed::{Loop, Loop16, LOOP16_RELAY};
-use crate::types::{Dir, Phase, Side, Variant};
+use crate::types::{Dir, Variant};
 use std::mem::MaybeUninit;
-use std::sync::OnceLock;
 
 /// The width of every Lango and Acholi board, and its loop length.
 const W: u8 = 8;
@@ -615,37 +614,6 @@ where
     }
 }
 
-/// [`meta_hashes`] of a Lango or Acholi position without stores or history
-/// (all of them) in a sequential phase, from a table by (code, side, phase)
-/// that holds both values, as Didinga's generator has.
-#[inline]
-fn branching_meta(pos: &Position) -> (u64, u64) {
-    type Table = [[[(u64, u64); 3]; 2]; 2];
-    static TABLE: OnceLock<Table> = OnceLock::new();
-    let ph = pos.phase as usize;
-    if pos.stores != [0, 0] || pos.hist[0].0 != 0 || pos.hist[1].0 != 0 || ph >= 3 {
-        return meta_hashes(pos);
-    }
-    let t = TABLE.get_or_init(|| {
-        let mut t: Table = [[[(0, 0); 3]; 2]; 2];
-        for (c, by_side) in t.iter_mut().enumerate() {
-            for (s, by_phase) in by_side.iter_mut().enumerate() {
-                for (ph, e) in by_phase.iter_mut().enumerate() {
-                    let code = [Variant::Acholi, Variant::Lango][c];
-                    let side = [Side::A, Side::B][s];
-                    let phase = [Phase::Opening2, Phase::Opening1, Phase::Main][ph];
-                    let meta = |side, phase| zobrist::meta(code, W, side, phase, [0, 0], [0, 0]);
-                    *e = (meta(side, phase), meta(side.other(), phase.next()));
-                }
-            }
-        }
-        t
-    });
-    let e = t[(pos.variant == Variant::Lango) as usize][pos.side.index()][ph];
-    debug_assert_eq!(e, meta_hashes(pos));
-    e
-}
-
 /// One instance a code and phase, each a function of its own (the sink
 /// inlined in it).
 #[inline(never)]
@@ -658,7 +626,11 @@ where
     F: FnMut(&Move, &Position, MoveInfo) -> bool,
 {
     let (me, opp) = (pos.side.index(), 1 - pos.side.index());
-    let (meta, child_meta) = branching_meta(pos);
+    let (meta, child_meta) = if LANGO {
+        meta_pair::<{ Variant::Lango as usize }>(pos)
+    } else {
+        meta_pair::<{ Variant::Acholi as usize }>(pos)
+    };
     let mut g = Gen::<F, LANGO, OPEN, CHILD> {
         pos,
         budget,

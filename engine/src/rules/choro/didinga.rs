@@ -179,34 +179,43 @@ pub(crate) fn meta_hashes(pos: &Position) -> (u64, u64) {
     )
 }
 
-/// [`meta_hashes`] of a Didinga position without stores or history (all
-/// of them in play) in a sequential phase, from a table by (width, side,
-/// phase) that holds both values.
+/// [`meta_hashes`] of a Choro position without stores or history (all of
+/// them in play) in a sequential phase, from a table by (code, width, side,
+/// phase) that holds both values: one lookup a node, for the generators of
+/// every Choro code (this file's and `branching`'s). `CODE`: the position's
+/// code, `Variant as usize` (a constant, so that the lookup does not index
+/// by it).
 #[inline]
-fn didinga_meta(pos: &Position) -> (u64, u64) {
-    type Table = [[[(u64, u64); 3]; 2]; 17];
+pub(crate) fn meta_pair<const CODE: usize>(pos: &Position) -> (u64, u64) {
+    type Table = [[[[(u64, u64); 3]; 2]; 17]; 3];
     static TABLE: OnceLock<Table> = OnceLock::new();
     let ph = pos.phase as usize;
     if pos.stores != [0, 0] || pos.hist[0].0 != 0 || pos.hist[1].0 != 0 || ph >= 3 {
         return meta_hashes(pos);
     }
     let t = TABLE.get_or_init(|| {
-        let mut t: Table = [[[(0, 0); 3]; 2]; 17];
-        for (w, by_side) in t.iter_mut().enumerate().skip(8) {
-            for (s, by_phase) in by_side.iter_mut().enumerate() {
-                for (ph, e) in by_phase.iter_mut().enumerate() {
-                    let side = [Side::A, Side::B][s];
-                    let phase = [Phase::Opening2, Phase::Opening1, Phase::Main][ph];
-                    let meta = |side, phase| {
-                        zobrist::meta(Variant::Didinga, w as u8, side, phase, [0, 0], [0, 0])
-                    };
-                    *e = (meta(side, phase), meta(side.other(), phase.next()));
+        let mut t: Table = [[[[(0, 0); 3]; 2]; 17]; 3];
+        for (v, by_width) in t.iter_mut().enumerate() {
+            for (w, by_side) in by_width.iter_mut().enumerate().skip(8) {
+                for (s, by_phase) in by_side.iter_mut().enumerate() {
+                    for (ph, e) in by_phase.iter_mut().enumerate() {
+                        // Didinga, Lango, Acholi: the Choro codes.
+                        let code = Variant::ALL[v];
+                        let side = [Side::A, Side::B][s];
+                        let phase = [Phase::Opening2, Phase::Opening1, Phase::Main][ph];
+                        let meta =
+                            |side, phase| zobrist::meta(code, w as u8, side, phase, [0, 0], [0, 0]);
+                        *e = (meta(side, phase), meta(side.other(), phase.next()));
+                    }
                 }
             }
         }
         t
     });
-    t[pos.width as usize][pos.side.index()][ph]
+    debug_assert_eq!(pos.variant as usize, CODE);
+    let e = t[CODE][pos.width as usize][pos.side.index()][ph];
+    debug_assert_eq!(e, meta_hashes(pos));
+    e
 }
 
 /// The most laps a turn runs on [`Env::fast`] before it is run again on
@@ -1180,7 +1189,7 @@ where
     let w = pos.width;
     let len = if R::LEN == 0 { 2 * w } else { R::LEN as u8 };
     let theirs = &pos.loops[opp];
-    let (meta0, meta) = didinga_meta(pos);
+    let (meta0, meta) = meta_pair::<{ Variant::Didinga as usize }>(pos);
     let env = Env::<R>::of(pos, meta0);
 
     // Everything but the board is the same for every child.
