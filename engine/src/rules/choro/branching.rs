@@ -12,7 +12,8 @@
 //! capture after a clockwise lap or an attack, a cycle test or a cut leaves
 //! that loop; a start's first lap (a lift, Lango's start capture) and a
 //! clockwise decision's relay option are sown on the loop's locals, its
-//! clockwise option on the stretch's state from the decision point's, and
+//! clockwise option on the stretch's state from the decision point's (in
+//! Lango on the loop's locals too, with the capture that lap ends in), and
 //! a capture after a relay by an out-of-line `capture`, which also updates
 //! the opponent's holes and the capture sets (the facing column's counts
 //! read as bytes). A Brent checkpoint keeps the hash and the step alone
@@ -485,11 +486,9 @@ const FROM_CW: u8 = 3;
 /// whole state ([`Gen::stretch`]).
 const FAR: u32 = 64;
 
-/// One option at a decision point.
+/// One option at an Acholi clockwise decision ([`Gen::decide`]).
 #[derive(Copy, Clone)]
 enum Opt {
-    /// Take this token and go on from this lap end.
-    Run(Token, State),
     /// Take this token and sow the counters of the decision point's last
     /// hole clockwise (a clockwise decision's capturing lap), from the
     /// decision point's state (Acholi's; Lango's need no array).
@@ -861,7 +860,7 @@ where
     /// Lango increment sowing (RULINGS 4): from the capturing hole `l`
     /// itself, or, for a single counter, with all of `l` from the next hole.
     /// Not counted in the statistics: where it starts a path of its own
-    /// (a start, an option), [`Self::counted`] counts it.
+    /// (a start, an option), its caller counts it ([`Self::count_lap`]).
     #[inline(always)]
     fn lango_sow(&self, s: &mut State, l: u8, fr: u8, bk: u8) {
         s.kind = LapKind::Normal;
@@ -873,13 +872,6 @@ where
         } else {
             s.lap(self.relay, l, fr + bk, Dir::Ccw);
         }
-    }
-
-    /// Count the last lap of `s`, which dropped `s.drops - drops` counters.
-    #[inline(always)]
-    fn counted(&mut self, s: &State, drops: u32) {
-        self.stats.laps += 1;
-        self.stats.drops += (s.drops - drops) as u64;
     }
 
     /// The mover's holes where a lap end leaves the relay loop: capturing
@@ -924,10 +916,16 @@ where
 
     /// [`Self::run`] from the lap end after sowing the counters of the
     /// last hole of `entry` clockwise (whose lap the caller counted in the
-    /// statistics), that lap sown on the stretch's state.
+    /// statistics), that lap sown on the stretch's state (Lango's, with
+    /// the capture it ends in, on the relay loop's locals; where the budget
+    /// cuts by that capture, from the lap end through [`Self::run`]).
     #[inline(never)]
     fn run_cw(&mut self, entry: &State) {
         let cut_at = Self::cut_at(self.budget, entry.laps + 1);
+        if LANGO && cut_at <= 1 {
+            self.run(&self.cw_lapped(entry, entry.last));
+            return;
+        }
         self.stretch::<FROM_CW, false>(entry, entry.last, cut_at);
     }
 
@@ -965,27 +963,19 @@ where
         c
     }
 
-    /// Lango: whether the capture at clockwise lap end `s` (kind `LangoCw`)
-    /// offers its again-clockwise lap, which makes it a decision (as
-    /// [`Self::branch`] tells it), and that lap's hand (the capture's
-    /// counters).
+    /// Lango: where the again-clockwise lap of the `k` counters of a
+    /// capture after a clockwise lap from base `base` ends (the base for a
+    /// multiple of 16, else the first hole it sows), and whether it ends in
+    /// a capture there (which makes that capture a decision, as
+    /// [`Self::branch`] tells it): the loop `b` and the front capture set
+    /// `caps` being the capture's, after its column is taken (Lango's back
+    /// row never captures).
     #[inline(always)]
-    fn again_captures(&self, s: &State) -> (bool, u8) {
-        debug_assert!(LANGO && s.kind == LapKind::LangoCw && s.captures(Self::BACK));
-        let mut t = Targets {
-            opp_occ: s.opp_occ,
-            caps: s.caps,
-        };
-        let (fr, bk, _) = t.take_column(&self.their16, self.opp_keys, s.last, Self::BACK);
-        let k = fr + bk;
+    fn again_captures(b: &Loop16, base: u8, k: u8, caps: u32) -> (bool, u8) {
         let (q, r) = (k >> 4, k & 15);
-        let last = if r == 0 {
-            s.base
-        } else {
-            (s.base + LEN - r) & 15
-        };
-        let after = s.mine.get(last as usize) + q + (r != 0) as u8;
-        (after >= 2 && t.caps.0 >> last & 1 != 0, k)
+        let last = if r == 0 { base } else { (base + LEN - r) & 15 };
+        let after = b.get(last as usize) + q + (r != 0) as u8;
+        (after >= 2 && caps >> last & 1 != 0, last)
     }
 
     /// [`Self::run`], inlined. `FIRST`: where the stretch's start (step 0)
@@ -993,7 +983,9 @@ where
     /// of `entry` ([`FROM_LIFT`]) or after Lango's start capture at its
     /// front hole `h` ([`FROM_CAPTURE`]), that lap sown here on the relay
     /// loop's locals, or after the clockwise lap of its clockwise hole `h`
-    /// ([`FROM_CW`]), sown on the stretch's state; `OWN_FIRST`: counted in the statistics here with the
+    /// ([`FROM_CW`]), sown on the stretch's state (Lango's: on the relay
+    /// loop's locals, with the capture it ends in, at a `cut_at` above 1);
+    /// `OWN_FIRST`: counted in the statistics here with the
     /// stretch's laps (a start's), else by the caller. `cut_at`: the
     /// budget's cut for a stretch that starts where this one does
     /// ([`Self::cut_at`]).
@@ -1006,7 +998,11 @@ where
     ) {
         let relay = self.relay;
         let lift = FIRST == FROM_LIFT;
-        let sown = FIRST == FROM_LIFT || FIRST == FROM_CAPTURE;
+        // Lango's clockwise option: its lap (step 0) and the capture it ends
+        // in (step 1) sown on the relay loop's locals.
+        let lango_cw = LANGO && FIRST == FROM_CW;
+        debug_assert!(!lango_cw || cut_at > 1);
+        let sown = FIRST == FROM_LIFT || FIRST == FROM_CAPTURE || lango_cw;
         // The state at the top of a step, where the stretch does not sow
         // its first lap on the relay loop's locals (else never written nor
         // passed on, so that the entry is not copied).
@@ -1026,6 +1022,7 @@ where
                 let (fr, bk, taken) = side.take_column(&self.their16, self.opp_keys, h, Self::BACK);
                 (Self::capture_hand(entry, h, fr, bk), (fr, bk, taken))
             }
+            FROM_CW if LANGO => (entry.mine.get(h as usize), (0, 0, 0)),
             FROM_CW => (self.cw_lap(&mut s, h), (0, 0, 0)),
             _ => (0, (0, 0, 0)),
         };
@@ -1046,18 +1043,6 @@ where
             self.stats.drops += (start_drops - stat_drops) as u64;
             return;
         }
-        // Lango's clockwise lap ends in a capture (step 1). Where that
-        // capture offers no again-clockwise lap (no decision), it is sown on
-        // the relay loop's locals below, as a start capture is, not through
-        // `branch`; the again-clockwise lap counts in the statistics here, as
-        // `branch` counts it. A budget that cuts at step 1 takes `branch`.
-        let cw_capture = LANGO && FIRST == FROM_CW && cut_at > 1 && {
-            let (again, k) = self.again_captures(&s);
-            if !again {
-                self.count_lap(k);
-            }
-            !again
-        };
         let mut exits = Self::exits(side.caps);
         // Brent: the checkpoint is the state after `saved` steps of this
         // stretch (0: its start), of which only the hash is kept; the next
@@ -1122,7 +1107,7 @@ where
             // A lap end that may decide: a capture or a clockwise hole after
             // a lap that is not a counter-clockwise one of kind `Normal`
             // (a clockwise lap, a lap of its own kind, one that keeps a base).
-            if !sown && !cw_capture && exits >> s.last & 1 != 0 && !s.plain() {
+            if !sown && exits >> s.last & 1 != 0 && !s.plain() {
                 if !self.branch(&mut s, v) {
                     break (s.laps, s.drops);
                 }
@@ -1249,7 +1234,59 @@ where
                     }
                 };
             }
-            if sown {
+            if lango_cw {
+                // Step 0: the clockwise lap of the `hand` counters of `h`
+                // from the hole before it (`cw_lap`), which ends at `end`:
+                // its first hole sown, or `h` for a multiple of 16.
+                b.set(h as usize, 0);
+                hash =
+                    hash.wrapping_sub((hand as u64).wrapping_mul(self.hole_keys[h as usize & 15]));
+                let r = hand & 15;
+                let (from, end) = if r == 0 {
+                    (prev(h), h)
+                } else {
+                    let f = (h + LEN - r) & 15;
+                    (f, f)
+                };
+                hash = hash.wrapping_add(relay.sow(&mut b, from, hand));
+                add_lap!(hand, reaches_front(from, hand));
+                debug_assert!({
+                    let c = self.cw_lapped(entry, h);
+                    c.mine == b && c.hash == hash && c.last == end && c.front_reached == front!()
+                });
+                // Step 1: the capture it ends in, a decision where the
+                // again-clockwise lap captures too (built again from
+                // `entry`: [`Self::again_decide`]), else an increment sowing
+                // on the locals as the relay loop's captures are (a lap of
+                // kind `Normal`), the again-clockwise lap counting in the
+                // statistics, as `branch` counts it.
+                let (fr, bk, taken) =
+                    side.take_column(&self.their16, self.opp_keys, end, Self::BACK);
+                let k = fr + bk;
+                if Self::again_captures(&b, h, k, side.caps.0).0 {
+                    self.again_decide(&self.cw_lapped(entry, h));
+                    break 'step (start_laps, start_drops);
+                }
+                self.count_lap(k);
+                let (first, hand);
+                (hash, first, hand) =
+                    self.sow_capture(&mut b, hash.wrapping_sub(taken), end as usize, fr, bk);
+                origin = (end as usize) << 8;
+                add_lap!(hand, reaches_front(first, hand));
+                exits = Self::exits(side.caps);
+                last = (first as usize + hand as usize - 1) & 15;
+                // Brent after step 1 (no checkpoint at step 0 matches it:
+                // the capture emptied an opponent's hole).
+                saved = 1;
+                saved_hash = hash;
+                event = 3.min(cut_at);
+                left = event - 1;
+                v = b.get(last) as usize;
+                if v == 1 {
+                    self.emit(b, hash, side.opp_occ, start_laps + 1, drops!());
+                    break 'step (start_laps + 1, drops!());
+                }
+            } else if sown {
                 // The stretch's start is the lap end after its first lap.
                 if lift {
                     relay!();
@@ -1268,28 +1305,6 @@ where
                 if v == 1 {
                     self.emit(b, hash, side.opp_occ, start_laps, drops!());
                     break 'step (start_laps, drops!());
-                }
-            } else if cw_capture {
-                // Step 1: the capture that the clockwise lap ends in, as
-                // the relay loop's captures are (a lap of kind `Normal`).
-                let packed;
-                (hash, packed) = self.capture(&mut side, &mut b, hash, last, origin >> 8);
-                let (first, hand) = (packed as u8, (packed >> 8) as u8);
-                origin = ((packed >> 16) as usize) << 8;
-                add_lap!(hand, reaches_front(first, hand));
-                let back = if front!() { 0 } else { side.caps.1 };
-                exits = Self::exits((side.caps.0, back));
-                last = (first as usize + hand as usize - 1) & 15;
-                // Brent after step 1 (no checkpoint at step 0 matches it:
-                // the capture emptied an opponent's hole).
-                saved = 1;
-                saved_hash = hash;
-                event = 3.min(cut_at);
-                left = event - 1;
-                v = b.get(last) as usize;
-                if v == 1 {
-                    self.emit(b, hash, side.opp_occ, start_laps + 1, drops!());
-                    break 'step (start_laps + 1, drops!());
                 }
             }
             loop {
@@ -1496,40 +1511,12 @@ where
                     // The again-clockwise lap of the `k` counters from the
                     // hole before the base counts in the statistics whether
                     // it is offered or not; it is built only if it ends in a
-                    // capture, which the counts tell (Lango's back row never
-                    // captures): its last hole is the base for a multiple
-                    // of 16, else the first hole it sows.
-                    let (q, r) = (k >> 4, k & 15);
-                    let last = if r == 0 {
-                        s.base
-                    } else {
-                        (s.base + LEN - r) & 15
-                    };
-                    let after = s.mine.get(last as usize) + q + (r != 0) as u8;
-                    let captures = after >= 2 && s.caps.0 >> last & 1 != 0;
-                    debug_assert!({
-                        let mut again = *s;
-                        again.lap(self.relay, prev(s.base), k, Dir::Cw);
-                        s.caps.1 == 0
-                            && again.last == last
-                            && again.ends_in_capture(Self::BACK) == captures
-                    });
+                    // capture, which the counts tell.
+                    let (captures, _) = Self::again_captures(&s.mine, s.base, k, s.caps.0);
                     if !captures {
                         self.count_lap(k);
                     } else {
-                        let mut again = *s;
-                        self.lap(&mut again, prev(s.base), k, Dir::Cw);
-                        let mut normal = *s;
-                        self.lango_sow(&mut normal, l, fr, bk);
-                        self.counted(&normal, s.drops);
-                        self.decide(
-                            &pre,
-                            &[
-                                Some(Opt::Run(Token::Plus, again)),
-                                Some(Opt::Run(Token::Minus, normal)),
-                                None,
-                            ],
-                        );
+                        self.again_decide(&pre);
                         return false;
                     }
                 }
@@ -1590,6 +1577,39 @@ where
         self.depth -= 1;
     }
 
+    /// Lango's decision at lap-end state `pre`, a capture after a clockwise
+    /// lap (kind `LangoCw`) whose again-clockwise lap ends in a capture: that
+    /// lap from the hole before the base (`+`) or the increment sowing
+    /// (`-`). Both laps count in the statistics whether offered or not. A
+    /// decision point as [`Self::decide`]'s, each option's state made from
+    /// the taken state as it runs, not copied into an array of options.
+    #[inline(never)]
+    fn again_decide(&mut self, pre: &State) {
+        debug_assert!(LANGO && pre.kind == LapKind::LangoCw && pre.captures(Self::BACK));
+        let l = pre.last;
+        let mut s = *pre;
+        let (fr, bk, taken) = s.take_column(&self.their16, self.opp_keys, l, Self::BACK);
+        s.hash = s.hash.wrapping_sub(taken);
+        let k = fr + bk;
+        self.count_lap(k);
+        self.count_lap(Self::capture_hand(&s, l, fr, bk));
+        if !self.enter(pre) {
+            return;
+        }
+        if !self.stop {
+            let mut again = s;
+            again.lap(self.relay, prev(s.base), k, Dir::Cw);
+            debug_assert!(again.ends_in_capture(Self::BACK));
+            self.with_token(Token::Plus, &again);
+        }
+        if !self.stop {
+            let mut normal = s;
+            self.lango_sow(&mut normal, l, fr, bk);
+            self.with_token(Token::Minus, &normal);
+        }
+        self.depth -= 1;
+    }
+
     /// Acholi's attack decision at lap-end state `pre`, a capture after an
     /// attack's lap, `s` being `pre` with its `k` captured counters taken:
     /// the again-clockwise lap from the hole before the origin if it ends in
@@ -1626,7 +1646,9 @@ where
     }
 
     /// A decision point at lap-end state `pre`: branch into each option,
-    /// unless this state already occurred at a decision point of the path.
+    /// unless this state already occurred at a decision point of the path
+    /// (Acholi's clockwise decisions; Lango's and Acholi's other decisions
+    /// make their options as they run them).
     #[inline(never)]
     fn decide(&mut self, pre: &State, opts: &[Option<Opt>; 3]) {
         if !self.enter(pre) {
@@ -1637,7 +1659,6 @@ where
                 break;
             }
             match opt {
-                Opt::Run(tok, s) => self.with_token(*tok, s),
                 Opt::Cw(tok) => self.on_path(*tok, |g| g.run_cw(pre)),
                 Opt::Relay(tok) => self.on_path(*tok, |g| g.run_relay(pre)),
             }
