@@ -1146,40 +1146,27 @@ where
             }
             let mut b = s.mine;
             let (mut hash, mut last) = (s.hash, if lift { h } else { s.last } as usize & 15);
-            // `drops!()` and `front!()`: Acholi keeps the drops (low word)
-            // and the relays that reached the front row (high word, with 1 if
-            // it was reached before) in one register, `df`; Lango keeps them
-            // apart, in `drops` and `front` (its search's relay loop lost its
-            // table's base register to the one register).
-            let (mut drops, mut front) = (s.drops, s.front_reached);
+            // `drops!()` and `front!()`: the drops (low word) and the relays
+            // that reached the front row (high word, with 1 if it was reached
+            // before) in one register, `df`, to which a relay adds its
+            // table's step. (Lango once kept the two apart, when its search's
+            // relay loop had lost its table's base register to the one; with
+            // the later loops the two apart put the drops on the stack.)
             let mut df = s.drops as u64 | (s.front_reached as u64) << 32;
             macro_rules! drops {
                 () => {
-                    if LANGO {
-                        drops
-                    } else {
-                        df as u32
-                    }
+                    df as u32
                 };
             }
             macro_rules! front {
                 () => {
-                    if LANGO {
-                        front
-                    } else {
-                        df >> 32 != 0
-                    }
+                    df >> 32 != 0
                 };
             }
             // A lap of `hand` counters that reaches the front row if `reached`.
             macro_rules! add_lap {
                 ($hand:expr, $reached:expr) => {
-                    if LANGO {
-                        front = front || $reached;
-                        drops += $hand as u32;
-                    } else {
-                        df += $hand as u64 | ($reached as u64) << 32;
-                    }
+                    df += $hand as u64 | ($reached as u64) << 32
                 };
             }
             // The origin in bits 8 to 11 (after a relay, its table index:
@@ -1215,23 +1202,16 @@ where
             macro_rules! relay {
                 () => {
                     let i = (last & 15) << 8 | (v & 255);
-                    let (lo, hi, key, step, reaches) = relay.at_index(i);
+                    let (lo, hi, key, step, _) = relay.at_index(i);
                     b.add(lo, hi);
                     hash = hash.wrapping_add(key);
-                    if LANGO {
-                        front |= reaches;
-                    } else {
-                        if OPEN && !front!() && step >> 32 != 0 {
-                            // The back row no longer captures.
-                            exits = Self::exits((side.caps.0, 0));
-                        }
-                        df += step;
+                    if !LANGO && OPEN && !front!() && step >> 32 != 0 {
+                        // The back row no longer captures.
+                        exits = Self::exits((side.caps.0, 0));
                     }
+                    df += step;
                     origin = i;
                     last = (last + v as usize) & 15;
-                    if LANGO {
-                        drops += v as u32;
-                    }
                 };
             }
             if lango_cw {
