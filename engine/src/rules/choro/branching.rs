@@ -481,6 +481,9 @@ const FROM_ENTRY: u8 = 0;
 const FROM_LIFT: u8 = 1;
 const FROM_CAPTURE: u8 = 2;
 const FROM_CW: u8 = 3;
+/// Lango: with the again-clockwise lap of a capture after a clockwise lap,
+/// sown on the relay loop's locals from that capture's lap end (the entry).
+const FROM_AGAIN: u8 = 4;
 
 /// The step of a stretch from which its Brent checkpoints keep their
 /// whole state ([`Gen::stretch`]).
@@ -929,6 +932,30 @@ where
         self.stretch::<FROM_CW, false>(entry, entry.last, cut_at);
     }
 
+    /// Lango: [`Self::run`] from the lap end after the again-clockwise lap
+    /// of the capture at lap end `entry` (kind `LangoCw`, whose column that
+    /// lap sows; the caller counted it in the statistics), sown on the
+    /// relay loop's locals with the capture it ends in, as [`Self::run_cw`]
+    /// sows its clockwise lap.
+    #[inline(never)]
+    fn run_again(&mut self, entry: &State) {
+        let cut_at = Self::cut_at(self.budget, entry.laps + 1);
+        if cut_at <= 1 {
+            self.run(&self.again_lapped(entry));
+            return;
+        }
+        self.stretch::<FROM_AGAIN, false>(entry, entry.last, cut_at);
+    }
+
+    /// Lango: [`Self::run`] from the lap end after the increment sowing of
+    /// the capture at lap end `entry` (whose lap the caller counted in the
+    /// statistics), sown on the relay loop's locals as a start capture is.
+    #[inline(never)]
+    fn run_capture(&mut self, entry: &State) {
+        let cut_at = Self::cut_at(self.budget, entry.laps + 1);
+        self.stretch::<FROM_CAPTURE, false>(entry, entry.last, cut_at);
+    }
+
     /// Whether the back row may capture: in Acholi's opening alone (until
     /// the front row is reached); elsewhere `caps.1` is empty from the
     /// turn's start.
@@ -960,6 +987,17 @@ where
     fn cw_lapped(&self, s: &State, l: u8) -> State {
         let mut c = *s;
         self.cw_lap(&mut c, l);
+        c
+    }
+
+    /// Lango: the lap end after the again-clockwise lap of the capture at
+    /// lap end `s` (kind `LangoCw`), the column taken.
+    #[cold]
+    fn again_lapped(&self, s: &State) -> State {
+        let mut c = *s;
+        let (fr, bk, taken) = c.take_column(&self.their16, self.opp_keys, s.last, Self::BACK);
+        c.hash = c.hash.wrapping_sub(taken);
+        c.lap(self.relay, prev(s.base), fr + bk, Dir::Cw);
         c
     }
 
@@ -998,9 +1036,10 @@ where
     ) {
         let relay = self.relay;
         let lift = FIRST == FROM_LIFT;
-        // Lango's clockwise option: its lap (step 0) and the capture it ends
-        // in (step 1) sown on the relay loop's locals.
-        let lango_cw = LANGO && FIRST == FROM_CW;
+        // Lango's clockwise option or again-clockwise lap: that lap (step 0)
+        // and the capture it ends in (step 1) sown on the relay loop's
+        // locals.
+        let lango_cw = LANGO && (FIRST == FROM_CW || FIRST == FROM_AGAIN);
         debug_assert!(!lango_cw || cut_at > 1);
         let sown = FIRST == FROM_LIFT || FIRST == FROM_CAPTURE || lango_cw;
         // The state at the top of a step, where the stretch does not sow
@@ -1023,6 +1062,11 @@ where
                 (Self::capture_hand(entry, h, fr, bk), (fr, bk, taken))
             }
             FROM_CW if LANGO => (entry.mine.get(h as usize), (0, 0, 0)),
+            FROM_AGAIN => {
+                // The capture at the entry: its counters are the lap's hand.
+                let (fr, bk, taken) = side.take_column(&self.their16, self.opp_keys, h, Self::BACK);
+                (fr + bk, (fr, bk, taken))
+            }
             FROM_CW => (self.cw_lap(&mut s, h), (0, 0, 0)),
             _ => (0, (0, 0, 0)),
         };
@@ -1067,6 +1111,7 @@ where
             FROM_LIFT => g.lifted(entry, h),
             FROM_CAPTURE => g.captured(entry, h),
             FROM_CW => g.cw_lapped(entry, h),
+            FROM_AGAIN => g.again_lapped(entry),
             _ => *entry,
         };
         // From step `FAR` on, an Acholi checkpoint also keeps its whole
@@ -1216,35 +1261,43 @@ where
             }
             if lango_cw {
                 // Step 0: the clockwise lap of the `hand` counters of `h`
-                // from the hole before it (`cw_lap`), which ends at `end`:
-                // its first hole sown, or `h` for a multiple of 16.
-                b.set(h as usize, 0);
-                hash =
-                    hash.wrapping_sub((hand as u64).wrapping_mul(self.hole_keys[h as usize & 15]));
+                // (`cw_lap`), or of the capture at `h` (the again-clockwise
+                // lap, the column taken above), from the hole before the
+                // base, which ends at `end`: its first hole sown, or the base
+                // for a multiple of 16.
+                let base = if FIRST == FROM_CW {
+                    b.set(h as usize, 0);
+                    let key = self.hole_keys[h as usize & 15];
+                    hash = hash.wrapping_sub((hand as u64).wrapping_mul(key));
+                    h
+                } else {
+                    hash = hash.wrapping_sub(column.2);
+                    entry.base
+                };
                 let r = hand & 15;
                 let (from, end) = if r == 0 {
-                    (prev(h), h)
+                    (prev(base), base)
                 } else {
-                    let f = (h + LEN - r) & 15;
+                    let f = (base + LEN - r) & 15;
                     (f, f)
                 };
                 hash = hash.wrapping_add(relay.sow(&mut b, from, hand));
                 add_lap!(hand, reaches_front(from, hand));
                 debug_assert!({
-                    let c = self.cw_lapped(entry, h);
+                    let c = start(self);
                     c.mine == b && c.hash == hash && c.last == end && c.front_reached == front!()
                 });
                 // Step 1: the capture it ends in, a decision where the
-                // again-clockwise lap captures too (built again from
-                // `entry`: [`Self::again_decide`]), else an increment sowing
+                // again-clockwise lap captures too (its lap end built again
+                // from `entry`: [`Self::again_decide`]), else an increment sowing
                 // on the locals as the relay loop's captures are (a lap of
                 // kind `Normal`), the again-clockwise lap counting in the
                 // statistics, as `branch` counts it.
                 let (fr, bk, taken) =
                     side.take_column(&self.their16, self.opp_keys, end, Self::BACK);
                 let k = fr + bk;
-                if Self::again_captures(&b, h, k, side.caps.0).0 {
-                    self.again_decide(&self.cw_lapped(entry, h));
+                if Self::again_captures(&b, base, k, side.caps.0).0 {
+                    self.again_decide(&start(self));
                     break 'step (start_laps, start_drops);
                 }
                 self.count_lap(k);
@@ -1567,25 +1620,19 @@ where
     fn again_decide(&mut self, pre: &State) {
         debug_assert!(LANGO && pre.kind == LapKind::LangoCw && pre.captures(Self::BACK));
         let l = pre.last;
-        let mut s = *pre;
-        let (fr, bk, taken) = s.take_column(&self.their16, self.opp_keys, l, Self::BACK);
-        s.hash = s.hash.wrapping_sub(taken);
-        let k = fr + bk;
-        self.count_lap(k);
-        self.count_lap(Self::capture_hand(&s, l, fr, bk));
+        let [of, ob] = FACING[l as usize & 15];
+        let (fr, bk) = (self.their16.get(of as usize), self.their16.get(ob as usize));
+        self.count_lap(fr + bk);
+        self.count_lap(Self::capture_hand(pre, l, fr, bk));
         if !self.enter(pre) {
             return;
         }
+        // Each option's first lap sown on its stretch's locals from `pre`.
         if !self.stop {
-            let mut again = s;
-            again.lap(self.relay, prev(s.base), k, Dir::Cw);
-            debug_assert!(again.ends_in_capture(Self::BACK));
-            self.with_token(Token::Plus, &again);
+            self.on_path(Token::Plus, |g| g.run_again(pre));
         }
         if !self.stop {
-            let mut normal = s;
-            self.lango_sow(&mut normal, l, fr, bk);
-            self.with_token(Token::Minus, &normal);
+            self.on_path(Token::Minus, |g| g.run_capture(pre));
         }
         self.depth -= 1;
     }
