@@ -1293,11 +1293,33 @@ where
                 // on the locals as the relay loop's captures are (a lap of
                 // kind `Normal`), the again-clockwise lap counting in the
                 // statistics, as `branch` counts it.
+                let before = side;
                 let (fr, bk, taken) =
                     side.take_column(&self.their16, self.opp_keys, end, Self::BACK);
                 let k = fr + bk;
                 if Self::again_captures(&b, base, k, side.caps.0).0 {
-                    self.again_decide(&start(self));
+                    // The decision point: the lap end of step 0, from the
+                    // locals (the capture not taken).
+                    let pre = State {
+                        mine: b,
+                        hash,
+                        opp_occ: before.opp_occ,
+                        caps: before.caps,
+                        last: end,
+                        origin: if FIRST == FROM_CW { h } else { entry.origin },
+                        base,
+                        kind: LapKind::LangoCw,
+                        dir: Dir::Cw,
+                        front_reached: front!(),
+                        laps: start_laps,
+                        drops: start_drops,
+                    };
+                    debug_assert!({
+                        let c = start(self);
+                        c.same_state(&pre)
+                            && (c.caps, c.laps, c.drops) == (pre.caps, pre.laps, pre.drops)
+                    });
+                    self.again_decide(&pre);
                     break 'step (start_laps, start_drops);
                 }
                 self.count_lap(k);
