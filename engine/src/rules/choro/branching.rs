@@ -548,7 +548,7 @@ struct Gen<'p, F, const LANGO: bool, const OPEN: bool, const CHILD: u8> {
 /// no more), each child handed to the sink has only its loops and its hash
 /// right, or its hash alone, the fields off the board right too; in debug
 /// builds the children are checked against [`generate`]'s.
-pub(crate) fn generate_as<F, const CHILD: u8>(pos: &Position, budget: u32, mut sink: F) -> GenStats
+pub(crate) fn generate_as<F, const CHILD: u8>(pos: &Position, budget: u32, sink: F) -> GenStats
 where
     F: FnMut(&Move, &Position, MoveInfo) -> bool,
 {
@@ -566,7 +566,9 @@ where
     #[cfg(debug_assertions)]
     let (mut made, mut stopped) = (0usize, false);
     #[cfg(debug_assertions)]
-    let mut sink = |m: &Move, p: &Position, i: MoveInfo| {
+    let mut inner = sink;
+    #[cfg(debug_assertions)]
+    let sink = |m: &Move, p: &Position, i: MoveInfo| {
         if made < full.len() {
             let (fm, fp, fi) = &full[made];
             let same = if CHILD == CHILD_HASH {
@@ -584,15 +586,17 @@ where
             );
         }
         made += 1;
-        let go = sink(m, p, i);
+        let go = inner(m, p, i);
         stopped |= !go;
         go
     };
+    // The sink moves into the generator: passed as a `&mut`, it was read
+    // through one more pointer at every child.
     let s = match (pos.variant == Variant::Lango, pos.phase.is_opening()) {
-        (true, false) => run::<_, true, false, CHILD>(pos, budget, &mut sink),
-        (true, true) => run::<_, true, true, CHILD>(pos, budget, &mut sink),
-        (false, false) => run::<_, false, false, CHILD>(pos, budget, &mut sink),
-        (false, true) => run::<_, false, true, CHILD>(pos, budget, &mut sink),
+        (true, false) => run::<_, true, false, CHILD>(pos, budget, sink),
+        (true, true) => run::<_, true, true, CHILD>(pos, budget, sink),
+        (false, false) => run::<_, false, false, CHILD>(pos, budget, sink),
+        (false, true) => run::<_, false, true, CHILD>(pos, budget, sink),
     };
     #[cfg(debug_assertions)]
     debug_assert!(
