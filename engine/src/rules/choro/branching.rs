@@ -1297,33 +1297,13 @@ where
                 // on the locals as the relay loop's captures are (a lap of
                 // kind `Normal`), the again-clockwise lap counting in the
                 // statistics, as `branch` counts it.
-                let before = side;
                 let (fr, bk, taken) =
                     side.take_column(&self.their16, self.opp_keys, end, Self::BACK);
                 let k = fr + bk;
                 if Self::again_captures(&b, base, k, side.caps.0).0 {
-                    // The decision point: the lap end of step 0, from the
-                    // locals (the capture not taken).
-                    let pre = State {
-                        mine: b,
-                        hash,
-                        opp_occ: before.opp_occ,
-                        caps: before.caps,
-                        last: end,
-                        origin: if FIRST == FROM_CW { h } else { entry.origin },
-                        base,
-                        kind: LapKind::LangoCw,
-                        dir: Dir::Cw,
-                        front_reached: front!(),
-                        laps: start_laps,
-                        drops: start_drops,
-                    };
-                    debug_assert!({
-                        let c = start(self);
-                        c.same_state(&pre)
-                            && (c.caps, c.laps, c.drops) == (pre.caps, pre.laps, pre.drops)
-                    });
-                    self.again_decide(&pre);
+                    // The decision point's state from the locals, out of
+                    // line.
+                    self.again_at::<FIRST>(entry, h, &b, hash, front!());
                     break 'step (start_laps, start_drops);
                 }
                 self.count_lap(k);
@@ -1661,6 +1641,57 @@ where
             self.on_path(Token::Minus, |g| g.run_capture(pre));
         }
         self.depth -= 1;
+    }
+
+    /// Lango: [`Self::again_decide`] at the capture that the first lap of a
+    /// stretch from `FIRST` ([`FROM_CW`], [`FROM_AGAIN`]) at `entry` and `h`
+    /// ends in (a clockwise lap), its decision point's state built from
+    /// that lap's loop `b`, hash `hash` and front-row flag `front`; out of
+    /// line, so that the stretch's relay loop keeps its registers.
+    #[inline(never)]
+    fn again_at<const FIRST: u8>(
+        &mut self,
+        entry: &State,
+        h: u8,
+        b: &Loop16,
+        hash: u64,
+        front: bool,
+    ) {
+        let mut side = Targets {
+            opp_occ: entry.opp_occ,
+            caps: entry.caps,
+        };
+        let (base, hand, origin) = if FIRST == FROM_CW {
+            (h, entry.mine.get(h as usize), h)
+        } else {
+            let (fr, bk, _) = side.take_column(&self.their16, self.opp_keys, h, Self::BACK);
+            (entry.base, fr + bk, entry.origin)
+        };
+        let r = hand & 15;
+        let last = if r == 0 { base } else { (base + LEN - r) & 15 };
+        let pre = State {
+            mine: *b,
+            hash,
+            opp_occ: side.opp_occ,
+            caps: side.caps,
+            last,
+            origin,
+            base,
+            kind: LapKind::LangoCw,
+            dir: Dir::Cw,
+            front_reached: front,
+            laps: entry.laps + 1,
+            drops: entry.drops + hand as u32,
+        };
+        debug_assert!({
+            let c = if FIRST == FROM_CW {
+                self.cw_lapped(entry, h)
+            } else {
+                self.again_lapped(entry)
+            };
+            c.same_state(&pre) && (c.caps, c.laps, c.drops) == (pre.caps, pre.laps, pre.drops)
+        });
+        self.again_decide(&pre);
     }
 
     /// Acholi's attack decision at lap-end state `pre`, a capture after an
