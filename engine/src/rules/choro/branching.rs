@@ -1394,15 +1394,54 @@ where
         self.stats.drops += (end_drops - stat_drops) as u64;
     }
 
+    /// Whether the relay loop's captures are inlined in it ([`Self::capture`]):
+    /// in the instances of perft's last depths (Acholi's `CHILD_BOARDS`,
+    /// Lango's `CHILD_HASH`) and in Lango's; out of line in Acholi's
+    /// `CHILD_FULL` instances (its search's), where the inlined capture cost
+    /// the relay loop registers (measured: `choro bench --variant acholi`
+    /// 666.30 M -> 670.58 M, against its perft's 85.03 M -> 83.67 M).
+    const CAPTURE_INLINE: bool = LANGO || CHILD != CHILD_FULL;
+
     /// A capture at lap end `last` of a stretch of relays, on the relay
     /// loop's locals: the loop `b` changes in place, and it returns the hash
     /// and, packed, the first hole of its lap, its hand and the origin
     /// (bits 0, 8 and 16): a lap of kind `Normal`, which decides nothing
     /// (`branch` without its decisions). The opponent's holes and the
-    /// capture sets change in `s`. Out of line, so that the relay loop keeps
-    /// its registers.
-    #[inline(never)]
+    /// capture sets change in `s`. Inlined or out of line by
+    /// [`Self::CAPTURE_INLINE`].
+    #[inline(always)]
     fn capture(
+        &mut self,
+        side: &mut Targets,
+        b: &mut Loop16,
+        hash: u64,
+        last: usize,
+        origin: usize,
+    ) -> (u64, u32) {
+        if Self::CAPTURE_INLINE {
+            self.capture_at(side, b, hash, last, origin)
+        } else {
+            self.capture_out(side, b, hash, last, origin)
+        }
+    }
+
+    /// [`Self::capture_at`] out of line, so that the relay loop keeps its
+    /// registers.
+    #[inline(never)]
+    fn capture_out(
+        &mut self,
+        side: &mut Targets,
+        b: &mut Loop16,
+        hash: u64,
+        last: usize,
+        origin: usize,
+    ) -> (u64, u32) {
+        self.capture_at(side, b, hash, last, origin)
+    }
+
+    /// [`Self::capture`]'s work.
+    #[inline(always)]
+    fn capture_at(
         &mut self,
         side: &mut Targets,
         b: &mut Loop16,
