@@ -30,7 +30,7 @@ use crate::rules::{acholi, lango, GenStats, MoveInfo};
 use crate::types::geometry::{self, facing};
 use crate::types::moves::{Move, Token, MAX_TOKENS};
 use crate::types::packed::{Loop, Loop16, LOOP16_RELAY};
-use crate::types::{Dir, Variant};
+use crate::types::{Dir, Phase, Variant};
 use std::mem::MaybeUninit;
 
 /// The width of every Lango and Acholi board, and its loop length.
@@ -139,7 +139,9 @@ const COLUMN: [[u32; 2]; LEN as usize] = {
 /// `first << 8 | hand`, a sowing of `hand` counters from loop position
 /// `first` that lifts no hole (a capture's, a clockwise lap's): the words
 /// it adds and the hash's change. And by `l << 8 | v`, the clockwise lap
-/// of the `v` counters of hole `l` for [`cw_captures_at`].
+/// of the `v` counters of hole `l` for [`cw_captures_at`]. And the
+/// opponent's hole keys, so that a capture's hash change needs no pointer of
+/// its own beside the table's (the relay loop's registers).
 struct RelayTable {
     lo: [u64; 4096],
     hi: [u64; 4096],
@@ -150,6 +152,7 @@ struct RelayTable {
     sow_key: [u64; 4096],
     front: [bool; 4096],
     cw: [u8; 4096],
+    opp_keys: [u64; 32],
 }
 
 impl RelayTable {
@@ -194,10 +197,12 @@ static RELAY: [RelayTable; 2] = {
         sow_key: [0; 4096],
         front: [false; 4096],
         cw: [0; 4096],
+        opp_keys: [0; 32],
     };
     let mut t = [EMPTY, EMPTY];
     let mut s = 0;
     while s < 2 {
+        t[s].opp_keys = zobrist::HOLE[1 - s];
         // `run[i]`: the sum of the keys of the first `i` holes walked
         // round the loop.
         let mut run = [0u64; 16 + 257];
@@ -534,7 +539,6 @@ struct Gen<'p, F, const LANGO: bool, const OPEN: bool, const CHILD: u8> {
     theirs: Loop,
     their16: Loop16,
     hole_keys: &'static [u64; 32],
-    opp_keys: &'static [u64; 32],
     relay: &'static RelayTable,
 }
 
@@ -626,6 +630,7 @@ where
     F: FnMut(&Move, &Position, MoveInfo) -> bool,
 {
     let (me, opp) = (pos.side.index(), 1 - pos.side.index());
+    debug_assert!(OPEN || pos.phase == Phase::Main);
     let (meta, child_meta) = if LANGO {
         meta_pair::<{ Variant::Lango as usize }>(pos)
     } else {
@@ -641,10 +646,12 @@ where
         stats: GenStats::default(),
         sink,
         stop: false,
+        // Outside the opening the phase is `Main`, and so is the child's
+        // (`Phase::next` is a match of several instructions a node).
         child: Position {
             ply: pos.ply + 1,
             side: pos.side.other(),
-            phase: pos.phase.next(),
+            phase: if OPEN { pos.phase.next() } else { pos.phase },
             ..*pos
         },
         child_meta,
@@ -652,7 +659,6 @@ where
         theirs: pos.loops[opp],
         their16: Loop16::load(&pos.loops[opp]),
         hole_keys: &zobrist::HOLE[me],
-        opp_keys: &zobrist::HOLE[opp],
         relay: &RELAY[me],
     };
     let opp_occ = pos.occupied[opp];
@@ -852,7 +858,7 @@ where
     #[cold]
     fn captured(&self, s: &State, f: u8) -> State {
         let mut c = *s;
-        let (fr, bk, taken) = c.take_column(&self.their16, self.opp_keys, f, Self::BACK);
+        let (fr, bk, taken) = c.take_column(&self.their16, &self.relay.opp_keys, f, Self::BACK);
         c.hash = c.hash.wrapping_sub(taken);
         self.lango_sow(&mut c, f, fr, bk);
         c
@@ -976,7 +982,7 @@ where
             opp_occ: s.opp_occ,
             caps: s.caps,
         };
-        let (fr, bk, _) = t.take_column(&self.their16, self.opp_keys, s.last, Self::BACK);
+        let (fr, bk, _) = t.take_column(&self.their16, &self.relay.opp_keys, s.last, Self::BACK);
         let k = fr + bk;
         let (q, r) = (k >> 4, k & 15);
         let last = if r == 0 {
@@ -1023,7 +1029,8 @@ where
         let (hand, column) = match FIRST {
             FROM_LIFT => (entry.mine.get(h as usize), (0, 0, 0)),
             FROM_CAPTURE => {
-                let (fr, bk, taken) = side.take_column(&self.their16, self.opp_keys, h, Self::BACK);
+                let (fr, bk, taken) =
+                    side.take_column(&self.their16, &self.relay.opp_keys, h, Self::BACK);
                 (Self::capture_hand(entry, h, fr, bk), (fr, bk, taken))
             }
             FROM_CW => (self.cw_lap(&mut s, h), (0, 0, 0)),
@@ -1450,7 +1457,7 @@ where
         origin: usize,
     ) -> (u64, u32) {
         let l = last as u8 & 15;
-        let (fr, bk, taken) = side.take_column(&self.their16, self.opp_keys, l, Self::BACK);
+        let (fr, bk, taken) = side.take_column(&self.their16, &self.relay.opp_keys, l, Self::BACK);
         hash = hash.wrapping_sub(taken);
         let (first, hand, origin) = if !LANGO {
             // From the hole after the origin, which is kept.
@@ -1527,7 +1534,7 @@ where
         let l = s.last;
         if s.captures(Self::BACK) {
             let pre = *s;
-            let (fr, bk, taken) = s.take_column(&self.their16, self.opp_keys, l, Self::BACK);
+            let (fr, bk, taken) = s.take_column(&self.their16, &self.relay.opp_keys, l, Self::BACK);
             s.hash = s.hash.wrapping_sub(taken);
             let k = fr + bk;
             if LANGO {
