@@ -31,7 +31,7 @@ use crate::rules::{acholi, lango, GenStats, MoveInfo};
 use crate::types::geometry::{self, facing};
 use crate::types::moves::{Move, Token, MAX_TOKENS};
 use crate::types::packed::{Loop, Loop16, LOOP16_RELAY};
-use crate::types::{Dir, Variant};
+use crate::types::{Dir, Phase, Variant};
 use std::mem::MaybeUninit;
 
 /// The width of every Lango and Acholi board, and its loop length.
@@ -140,7 +140,9 @@ const COLUMN: [[u32; 2]; LEN as usize] = {
 /// `first << 8 | hand`, a sowing of `hand` counters from loop position
 /// `first` that lifts no hole (a capture's, a clockwise lap's): the words
 /// it adds and the hash's change. And by `l << 8 | v`, the clockwise lap
-/// of the `v` counters of hole `l` for [`cw_captures_at`].
+/// of the `v` counters of hole `l` for [`cw_captures_at`]. And the
+/// opponent's hole keys, so that a capture's hash change needs no pointer of
+/// its own beside the table's (the relay loop's registers).
 struct RelayTable {
     lo: [u64; 4096],
     hi: [u64; 4096],
@@ -151,6 +153,7 @@ struct RelayTable {
     sow_key: [u64; 4096],
     front: [bool; 4096],
     cw: [u8; 4096],
+    opp_keys: [u64; 32],
 }
 
 impl RelayTable {
@@ -195,10 +198,12 @@ static RELAY: [RelayTable; 2] = {
         sow_key: [0; 4096],
         front: [false; 4096],
         cw: [0; 4096],
+        opp_keys: [0; 32],
     };
     let mut t = [EMPTY, EMPTY];
     let mut s = 0;
     while s < 2 {
+        t[s].opp_keys = zobrist::HOLE[1 - s];
         // `run[i]`: the sum of the keys of the first `i` holes walked
         // round the loop.
         let mut run = [0u64; 16 + 257];
@@ -536,7 +541,6 @@ struct Gen<'p, F, const LANGO: bool, const OPEN: bool, const CHILD: u8> {
     theirs: Loop,
     their16: Loop16,
     hole_keys: &'static [u64; 32],
-    opp_keys: &'static [u64; 32],
     relay: &'static RelayTable,
 }
 
@@ -632,6 +636,7 @@ where
     F: FnMut(&Move, &Position, MoveInfo) -> bool,
 {
     let (me, opp) = (pos.side.index(), 1 - pos.side.index());
+    debug_assert!(OPEN || pos.phase == Phase::Main);
     let (meta, child_meta) = if LANGO {
         meta_pair::<{ Variant::Lango as usize }>(pos)
     } else {
@@ -647,10 +652,12 @@ where
         stats: GenStats::default(),
         sink,
         stop: false,
+        // Outside the opening the phase is `Main`, and so is the child's
+        // (`Phase::next` is a match of several instructions a node).
         child: Position {
             ply: pos.ply + 1,
             side: pos.side.other(),
-            phase: pos.phase.next(),
+            phase: if OPEN { pos.phase.next() } else { pos.phase },
             ..*pos
         },
         child_meta,
@@ -658,7 +665,6 @@ where
         theirs: pos.loops[opp],
         their16: Loop16::load(&pos.loops[opp]),
         hole_keys: &zobrist::HOLE[me],
-        opp_keys: &zobrist::HOLE[opp],
         relay: &RELAY[me],
     };
     let opp_occ = pos.occupied[opp];
@@ -858,7 +864,7 @@ where
     #[cold]
     fn captured(&self, s: &State, f: u8) -> State {
         let mut c = *s;
-        let (fr, bk, taken) = c.take_column(&self.their16, self.opp_keys, f, Self::BACK);
+        let (fr, bk, taken) = c.take_column(&self.their16, &self.relay.opp_keys, f, Self::BACK);
         c.hash = c.hash.wrapping_sub(taken);
         self.lango_sow(&mut c, f, fr, bk);
         c
@@ -999,7 +1005,8 @@ where
     #[cold]
     fn again_lapped(&self, s: &State) -> State {
         let mut c = *s;
-        let (fr, bk, taken) = c.take_column(&self.their16, self.opp_keys, s.last, Self::BACK);
+        let (fr, bk, taken) =
+            c.take_column(&self.their16, &self.relay.opp_keys, s.last, Self::BACK);
         c.hash = c.hash.wrapping_sub(taken);
         c.lap(self.relay, prev(s.base), fr + bk, Dir::Cw);
         c
@@ -1062,13 +1069,15 @@ where
         let (hand, column) = match FIRST {
             FROM_LIFT => (entry.mine.get(h as usize), (0, 0, 0)),
             FROM_CAPTURE => {
-                let (fr, bk, taken) = side.take_column(&self.their16, self.opp_keys, h, Self::BACK);
+                let (fr, bk, taken) =
+                    side.take_column(&self.their16, &self.relay.opp_keys, h, Self::BACK);
                 (Self::capture_hand(entry, h, fr, bk), (fr, bk, taken))
             }
             FROM_CW if LANGO => (entry.mine.get(h as usize), (0, 0, 0)),
             FROM_AGAIN => {
                 // The capture at the entry: its counters are the lap's hand.
-                let (fr, bk, taken) = side.take_column(&self.their16, self.opp_keys, h, Self::BACK);
+                let (fr, bk, taken) =
+                    side.take_column(&self.their16, &self.relay.opp_keys, h, Self::BACK);
                 (fr + bk, (fr, bk, taken))
             }
             FROM_CW => (self.cw_lap(&mut s, h), (0, 0, 0)),
@@ -1298,7 +1307,7 @@ where
                 // kind `Normal`), the again-clockwise lap counting in the
                 // statistics, as `branch` counts it.
                 let (fr, bk, taken) =
-                    side.take_column(&self.their16, self.opp_keys, end, Self::BACK);
+                    side.take_column(&self.their16, &self.relay.opp_keys, end, Self::BACK);
                 let k = fr + bk;
                 if Self::again_captures(&b, base, k, side.caps.0).0 {
                     // The decision point's state from the locals, out of
@@ -1448,15 +1457,54 @@ where
         self.stats.drops += (end_drops - stat_drops) as u64;
     }
 
+    /// Whether the relay loop's captures are inlined in it ([`Self::capture`]):
+    /// in the instances of perft's last depths (Acholi's `CHILD_BOARDS`,
+    /// Lango's `CHILD_HASH`) and in Lango's; out of line in Acholi's
+    /// `CHILD_FULL` instances (its search's), where the inlined capture cost
+    /// the relay loop registers (measured: `choro bench --variant acholi`
+    /// 666.30 M -> 670.58 M, against its perft's 85.03 M -> 83.67 M).
+    const CAPTURE_INLINE: bool = LANGO || CHILD != CHILD_FULL;
+
     /// A capture at lap end `last` of a stretch of relays, on the relay
     /// loop's locals: the loop `b` changes in place, and it returns the hash
     /// and, packed, the first hole of its lap, its hand and the origin
     /// (bits 0, 8 and 16): a lap of kind `Normal`, which decides nothing
     /// (`branch` without its decisions). The opponent's holes and the
-    /// capture sets change in `s`. Out of line, so that the relay loop keeps
-    /// its registers.
-    #[inline(never)]
+    /// capture sets change in `s`. Inlined or out of line by
+    /// [`Self::CAPTURE_INLINE`].
+    #[inline(always)]
     fn capture(
+        &mut self,
+        side: &mut Targets,
+        b: &mut Loop16,
+        hash: u64,
+        last: usize,
+        origin: usize,
+    ) -> (u64, u32) {
+        if Self::CAPTURE_INLINE {
+            self.capture_at(side, b, hash, last, origin)
+        } else {
+            self.capture_out(side, b, hash, last, origin)
+        }
+    }
+
+    /// [`Self::capture_at`] out of line, so that the relay loop keeps its
+    /// registers.
+    #[inline(never)]
+    fn capture_out(
+        &mut self,
+        side: &mut Targets,
+        b: &mut Loop16,
+        hash: u64,
+        last: usize,
+        origin: usize,
+    ) -> (u64, u32) {
+        self.capture_at(side, b, hash, last, origin)
+    }
+
+    /// [`Self::capture`]'s work.
+    #[inline(always)]
+    fn capture_at(
         &mut self,
         side: &mut Targets,
         b: &mut Loop16,
@@ -1465,7 +1513,7 @@ where
         origin: usize,
     ) -> (u64, u32) {
         let l = last as u8 & 15;
-        let (fr, bk, taken) = side.take_column(&self.their16, self.opp_keys, l, Self::BACK);
+        let (fr, bk, taken) = side.take_column(&self.their16, &self.relay.opp_keys, l, Self::BACK);
         hash = hash.wrapping_sub(taken);
         let (first, hand, origin) = if !LANGO {
             // From the hole after the origin, which is kept.
@@ -1542,7 +1590,7 @@ where
         let l = s.last;
         if s.captures(Self::BACK) {
             let pre = *s;
-            let (fr, bk, taken) = s.take_column(&self.their16, self.opp_keys, l, Self::BACK);
+            let (fr, bk, taken) = s.take_column(&self.their16, &self.relay.opp_keys, l, Self::BACK);
             s.hash = s.hash.wrapping_sub(taken);
             let k = fr + bk;
             if LANGO {
@@ -1664,7 +1712,7 @@ where
         let (base, hand, origin) = if FIRST == FROM_CW {
             (h, entry.mine.get(h as usize), h)
         } else {
-            let (fr, bk, _) = side.take_column(&self.their16, self.opp_keys, h, Self::BACK);
+            let (fr, bk, _) = side.take_column(&self.their16, &self.relay.opp_keys, h, Self::BACK);
             (entry.base, fr + bk, entry.origin)
         };
         let r = hand & 15;
