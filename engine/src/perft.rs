@@ -2,6 +2,7 @@
 //! and `unique`, children deduplicated by resulting position at every node.
 
 use crate::board::Position;
+use crate::rules::choro::{generate_branching_as, CHILD_BOARDS};
 use crate::rules::{GenStats, LAP_BUDGET};
 use crate::types::moves::Move;
 use crate::types::Variant;
@@ -257,7 +258,9 @@ fn last_depth_by_loops(
     let mut head = [0u32; 64];
     #[cfg(debug_assertions)]
     let mut first: Option<Position> = None;
-    let s = pos.generate_boards(budget, |_, p, _| {
+    // Straight to the Lango and Acholi generator (`generate_boards`'s tests
+    // of the phase and the code are the caller's).
+    let s = generate_branching_as::<_, CHILD_BOARDS>(pos, budget, |_, p, _| {
         #[cfg(debug_assertions)]
         {
             let f = *first.get_or_insert(*p);
