@@ -2,6 +2,7 @@
 //! and `unique`, children deduplicated by resulting position at every node.
 
 use crate::board::Position;
+use crate::rules::choro::{generate_branching_as, CHILD_BOARDS};
 use crate::rules::{GenStats, LAP_BUDGET};
 use crate::types::moves::Move;
 use crate::types::Variant;
@@ -207,7 +208,14 @@ fn walk(
     let mut total = PerftCount::default();
     // `buf` belongs to this depth; deeper levels use `rest`.
     for &(ref child, mult) in buf.iter() {
-        let c = walk(child, depth - 1, budget, rest, stats);
+        // The last depth straight from here (`walk`'s tests above are the
+        // parent's: the code is Acholi's), one call a node fewer.
+        let c = if depth == 2 && !child.phase.is_simultaneous() {
+            let (_, _, _, leaves, _) = &mut rest[0];
+            last_depth_by_loops(child, budget, leaves, stats)
+        } else {
+            walk(child, depth - 1, budget, rest, stats)
+        };
         total.paths += mult * c.paths;
         total.unique += c.unique;
     }
@@ -250,7 +258,9 @@ fn last_depth_by_loops(
     let mut head = [0u32; 64];
     #[cfg(debug_assertions)]
     let mut first: Option<Position> = None;
-    let s = pos.generate_boards(budget, |_, p, _| {
+    // Straight to the Lango and Acholi generator (`generate_boards`'s tests
+    // of the phase and the code are the caller's).
+    let s = generate_branching_as::<_, CHILD_BOARDS>(pos, budget, |_, p, _| {
         #[cfg(debug_assertions)]
         {
             let f = *first.get_or_insert(*p);
