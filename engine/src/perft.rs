@@ -258,8 +258,8 @@ fn last_depth_by_loops(
     let mut head = [0u32; 64];
     #[cfg(debug_assertions)]
     let mut first: Option<Position> = None;
-    // Straight to the Lango and Acholi generator (`generate_boards`'s tests
-    // of the phase and the code are the caller's).
+    // Straight to the Lango and Acholi generator (the tests of the phase
+    // and the code that `Position`'s generators make are the caller's).
     let s = generate_branching_as::<_, CHILD_BOARDS>(pos, budget, |_, p, _| {
         #[cfg(debug_assertions)]
         {

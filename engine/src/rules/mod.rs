@@ -148,22 +148,12 @@ impl Position {
     }
 
     /// As [`Position::generate`], for a sink that reads only each child's
-    /// loops, its hash and the fields off the board (perft's last depths):
-    /// in Lango and Acholi outside the race the children's `occupied` and
-    /// `movable` masks are not written (they are the parent's), which saves
-    /// their making a child. (Perft's Acholi last depth calls the Lango and
-    /// Acholi generator straight; the tests check this one.)
-    #[cfg_attr(not(test), allow(dead_code))]
-    pub(crate) fn generate_boards<F>(&self, budget: u32, sink: F) -> GenStats
-    where
-        F: FnMut(&Move, &Position, MoveInfo) -> bool,
-    {
-        self.generate_by::<F, { choro::CHILD_BOARDS }>(budget, sink)
-    }
-
-    /// As [`Position::generate_boards`], for a sink that reads only each
-    /// child's hash (perft's last depth from the hashes): in Lango and
-    /// Acholi outside the race the children's loops are not written either.
+    /// hash and the fields off the board (perft's last depth from the
+    /// hashes): in Lango and Acholi outside the race the children's loops
+    /// and their `occupied` and `movable` masks are not written. (Perft's
+    /// Acholi last depth, which reads the loops too, calls
+    /// [`choro::generate_branching_as`] with [`choro::CHILD_BOARDS`]
+    /// itself.)
     pub(crate) fn generate_hashes<F>(&self, budget: u32, sink: F) -> GenStats
     where
         F: FnMut(&Move, &Position, MoveInfo) -> bool,
@@ -172,8 +162,7 @@ impl Position {
     }
 
     /// The code's generator: [`Position::generate`], or with `CHILD`
-    /// [`choro::CHILD_BOARDS`] or [`choro::CHILD_HASH`]
-    /// [`Position::generate_boards`] or [`Position::generate_hashes`].
+    /// [`choro::CHILD_HASH`] [`Position::generate_hashes`].
     #[inline(always)]
     fn generate_by<F, const CHILD: u8>(&self, budget: u32, sink: F) -> GenStats
     where

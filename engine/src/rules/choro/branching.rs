@@ -547,7 +547,7 @@ struct Gen<'p, F, const LANGO: bool, const OPEN: bool, const CHILD: u8> {
 /// Every legal move of a Lango or Acholi position (8 wide, sequential
 /// phases), as `Position::generate`, writing `CHILD` of each child: with
 /// [`CHILD_FULL`] the whole child, with [`CHILD_BOARDS`] or
-/// [`CHILD_HASH`] (`Position::generate_boards` and
+/// [`CHILD_HASH`] (perft's Acholi last depth and
 /// `Position::generate_hashes`, for perft's last depths, whose sinks read
 /// no more), each child handed to the sink has only its loops and its hash
 /// right, or its hash alone, the fields off the board right too; in debug
@@ -586,7 +586,7 @@ where
             };
             debug_assert!(
                 fm == m && same && *fi == i,
-                "a child of generate_boards or generate_hashes that generate does not make"
+                "a child of CHILD_BOARDS or CHILD_HASH that generate does not make"
             );
         }
         made += 1;
@@ -605,7 +605,7 @@ where
     #[cfg(debug_assertions)]
     debug_assert!(
         stopped || (made == full.len() && s == full_stats),
-        "generate_boards or generate_hashes made other children"
+        "CHILD_BOARDS or CHILD_HASH made other children"
     );
     s
 }
