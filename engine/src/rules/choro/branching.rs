@@ -1651,17 +1651,8 @@ where
             );
             return;
         }
-        if !self.enter(s) {
-            return;
-        }
         // The clockwise lap (`+`), then the relay (`-`), each from `s`.
-        if !self.stop {
-            self.on_path(Token::Plus, |g| g.run_cw(s));
-        }
-        if !self.stop {
-            self.on_path(Token::Minus, |g| g.run_relay(s));
-        }
-        self.depth -= 1;
+        self.two_options(s, |g| g.run_cw(s), |g| g.run_relay(s));
     }
 
     /// Lango's decision at lap-end state `pre`, a capture after a clockwise
@@ -1678,15 +1669,27 @@ where
         let (fr, bk) = (self.their16.get(of as usize), self.their16.get(ob as usize));
         self.count_lap(fr + bk);
         self.count_lap(Self::capture_hand(pre, l, fr, bk));
+        // Each option's first lap sown on its stretch's locals from `pre`.
+        self.two_options(pre, |g| g.run_again(pre), |g| g.run_capture(pre));
+    }
+
+    /// Lango's decision point at lap-end state `pre` with two options, run
+    /// by `plus` (`+`) and `minus` (`-`) while the path goes on.
+    #[inline(always)]
+    fn two_options(
+        &mut self,
+        pre: &State,
+        plus: impl FnOnce(&mut Self),
+        minus: impl FnOnce(&mut Self),
+    ) {
         if !self.enter(pre) {
             return;
         }
-        // Each option's first lap sown on its stretch's locals from `pre`.
         if !self.stop {
-            self.on_path(Token::Plus, |g| g.run_again(pre));
+            self.on_path(Token::Plus, plus);
         }
         if !self.stop {
-            self.on_path(Token::Minus, |g| g.run_capture(pre));
+            self.on_path(Token::Minus, minus);
         }
         self.depth -= 1;
     }
