@@ -2,8 +2,8 @@
 //! and `unique`, children deduplicated by resulting position at every node.
 
 use crate::board::Position;
-use crate::rules::choro::{generate_branching_as, CHILD_BOARDS};
-use crate::rules::{GenStats, LAP_BUDGET};
+use crate::rules::choro::{generate_branching_as, generate_didinga, CHILD_BOARDS, CHILD_HASH};
+use crate::rules::{GenStats, MoveInfo, LAP_BUDGET};
 use crate::types::moves::Move;
 use crate::types::Variant;
 use rayon::prelude::*;
@@ -108,6 +108,57 @@ fn dedupe_sorted(buf: &mut Vec<(Position, u64)>, keys: &mut Vec<(u64, u32)>) {
     });
 }
 
+/// The last depth's children's hashes as they come, for [`leaves`]: each
+/// hash whose top 6 bits no earlier sibling's had is kept in `first`, by
+/// those bits (a bit of `filter` each; the other entries are stale), and
+/// the others (`more`, few) are first compared with the ones kept, so that
+/// no pass over the children is left for after the generator.
+#[derive(Clone)]
+struct LastHashes {
+    filter: u64,
+    first: [u64; 64],
+    more: Vec<u64>,
+    /// Whether a child's hash was an earlier sibling's.
+    repeated: bool,
+}
+
+impl Default for LastHashes {
+    fn default() -> Self {
+        LastHashes {
+            filter: 0,
+            first: [0; 64],
+            more: Vec::new(),
+            repeated: false,
+        }
+    }
+}
+
+impl LastHashes {
+    /// A child's hash `h`: a filter bit and a store where its top bits are
+    /// new (the common case: about 24 children in 25 in Lango's perft).
+    #[inline(always)]
+    fn add(&mut self, h: u64) {
+        let top = (h >> 58) as usize;
+        if self.filter >> top & 1 == 0 {
+            self.filter |= 1 << top;
+            self.first[top] = h;
+        } else {
+            self.add_more(h);
+        }
+    }
+
+    /// `h` with top bits that an earlier sibling's hash had: the earlier
+    /// hashes with those bits are the one in `first` and some of `more`.
+    #[inline(never)]
+    fn add_more(&mut self, h: u64) {
+        if self.first[(h >> 58) as usize] == h || self.more.contains(&h) {
+            self.repeated = true;
+        } else {
+            self.more.push(h);
+        }
+    }
+}
+
 /// The last depth from the children's hashes alone, so that no child is
 /// copied: when no two hashes are equal, every child differs from every
 /// other. `None` when two are (nearly always a repeated child), for the
@@ -115,39 +166,46 @@ fn dedupe_sorted(buf: &mut Vec<(Position, u64)>, keys: &mut Vec<(u64, u32)>) {
 fn leaves(
     pos: &Position,
     budget: u32,
-    keys: &mut Vec<u64>,
+    hashes: &mut LastHashes,
     stats: &mut GenStats,
 ) -> Option<PerftCount> {
-    keys.clear();
-    let s = pos.generate_hashes(budget, |_, p, _| {
-        keys.push(p.hash());
+    hashes.filter = 0;
+    hashes.more.clear();
+    hashes.repeated = false;
+    let sink = |_: &Move, p: &Position, _: MoveInfo| {
+        hashes.add(p.hash());
         true
-    });
-    if keys.len() <= PAIRWISE_MAX {
-        // The filter's bit of each hash, tested and set in one pass, by
-        // index (the loop keeps one counter and reads each hash by a
-        // scaled index; with an enumerated iterator it kept a pointer too).
-        let mut filter = 0u64;
-        for r in 0..keys.len() {
-            let h = keys[r];
-            let old = filter;
-            filter |= 1 << (h >> 58);
-            if old >> (h >> 58) & 1 != 0 && keys[..r].contains(&h) {
-                return None;
-            }
-        }
+    };
+    // Straight to the code's generator outside the simultaneous opening,
+    // as `Position::generate_hashes` calls it: its tests, and the race's
+    // generator inlined in it, gave this function's hot path a larger frame
+    // and more tests.
+    debug_assert!(matches!(pos.variant(), Variant::Lango | Variant::Didinga));
+    let s = if pos.phase.is_simultaneous() {
+        race_hashes(pos, budget, sink)
+    } else if pos.variant() == Variant::Didinga {
+        generate_didinga(pos, budget, sink)
     } else {
-        keys.sort_unstable();
-        if keys.windows(2).any(|p| p[0] == p[1]) {
-            return None;
-        }
+        generate_branching_as::<_, CHILD_HASH>(pos, budget, sink)
+    };
+    if hashes.repeated {
+        return None;
     }
     stats.add(&s);
-    let n = keys.len() as u64;
+    // Every child is a move (the sink never stops the generator).
     Some(PerftCount {
-        paths: n,
-        unique: n,
+        paths: s.moves,
+        unique: s.moves,
     })
+}
+
+/// [`leaves`]' generator in the simultaneous opening (out of line).
+#[inline(never)]
+fn race_hashes<F>(pos: &Position, budget: u32, sink: F) -> GenStats
+where
+    F: FnMut(&Move, &Position, MoveInfo) -> bool,
+{
+    pos.generate_hashes(budget, sink)
 }
 
 /// A last-depth child of an 8-wide position ([`last_depth_by_loops`]): its
@@ -164,7 +222,7 @@ type Bufs = (
     Vec<(u64, u32)>,
     Vec<(u64, u32, u64)>,
     Vec<Leaf>,
-    Vec<u64>,
+    LastHashes,
 );
 
 fn walk(
@@ -225,10 +283,24 @@ fn walk(
 /// `walk` at the last depth for the codes other than Acholi: from the
 /// hashes alone when they differ.
 fn last_depth(pos: &Position, budget: u32, bufs: &mut [Bufs], stats: &mut GenStats) -> PerftCount {
-    let (buf, keys, _, _, hashes) = &mut bufs[0];
+    let (_, _, _, _, hashes) = &mut bufs[0];
     if let Some(c) = leaves(pos, budget, hashes, stats) {
         return c;
     }
+    last_depth_compared(pos, budget, bufs, stats)
+}
+
+/// [`last_depth`] where two children's hashes are equal: the children
+/// compared whole (rare; out of line).
+#[cold]
+#[inline(never)]
+fn last_depth_compared(
+    pos: &Position,
+    budget: u32,
+    bufs: &mut [Bufs],
+    stats: &mut GenStats,
+) -> PerftCount {
+    let (buf, keys, _, _, _) = &mut bufs[0];
     children(pos, budget, buf, keys, stats);
     counted(buf)
 }
