@@ -2,7 +2,9 @@
 //! and `unique`, children deduplicated by resulting position at every node.
 
 use crate::board::Position;
-use crate::rules::choro::{generate_branching_as, generate_didinga, CHILD_BOARDS, CHILD_HASH};
+use crate::rules::choro::{
+    generate_branching_as, generate_didinga, CHILD_BOARDS, CHILD_FULL, CHILD_HASH,
+};
 use crate::rules::{GenStats, MoveInfo, LAP_BUDGET};
 use crate::types::moves::Move;
 use crate::types::Variant;
@@ -172,22 +174,10 @@ fn leaves(
     hashes.filter = 0;
     hashes.more.clear();
     hashes.repeated = false;
-    let sink = |_: &Move, p: &Position, _: MoveInfo| {
+    let s = generate_by::<_, CHILD_HASH>(pos, budget, |_, p, _| {
         hashes.add(p.hash());
         true
-    };
-    // Straight to the code's generator outside the simultaneous opening,
-    // as `Position::generate_hashes` calls it: its tests, and the race's
-    // generator inlined in it, gave this function's hot path a larger frame
-    // and more tests.
-    debug_assert!(matches!(pos.variant(), Variant::Lango | Variant::Didinga));
-    let s = if pos.phase.is_simultaneous() {
-        race_hashes(pos, budget, sink)
-    } else if pos.variant() == Variant::Didinga {
-        generate_didinga(pos, budget, sink)
-    } else {
-        generate_branching_as::<_, CHILD_HASH>(pos, budget, sink)
-    };
+    });
     if hashes.repeated {
         return None;
     }
@@ -199,13 +189,38 @@ fn leaves(
     })
 }
 
-/// [`leaves`]' generator in the simultaneous opening (out of line).
-#[inline(never)]
-fn race_hashes<F>(pos: &Position, budget: u32, sink: F) -> GenStats
+/// The code's generator for [`leaves`] (`CHILD`: [`CHILD_HASH`]) and
+/// [`walk_as_made`] ([`CHILD_FULL`]), Lango's or Didinga's: straight to it
+/// outside the simultaneous opening, as `Position::generate_hashes` and
+/// `Position::generate` call it (their tests, and the race's generator
+/// inlined in them, gave their callers a larger frame and more tests), the
+/// race's out of line.
+#[inline(always)]
+fn generate_by<F, const CHILD: u8>(pos: &Position, budget: u32, sink: F) -> GenStats
 where
     F: FnMut(&Move, &Position, MoveInfo) -> bool,
 {
-    pos.generate_hashes(budget, sink)
+    debug_assert!(matches!(pos.variant(), Variant::Lango | Variant::Didinga));
+    if pos.phase.is_simultaneous() {
+        race_by::<F, CHILD>(pos, budget, sink)
+    } else if pos.variant() == Variant::Didinga {
+        generate_didinga(pos, budget, sink)
+    } else {
+        generate_branching_as::<F, CHILD>(pos, budget, sink)
+    }
+}
+
+/// [`generate_by`] in the simultaneous opening.
+#[inline(never)]
+fn race_by<F, const CHILD: u8>(pos: &Position, budget: u32, sink: F) -> GenStats
+where
+    F: FnMut(&Move, &Position, MoveInfo) -> bool,
+{
+    if CHILD == CHILD_HASH {
+        pos.generate_hashes(budget, sink)
+    } else {
+        pos.generate(budget, sink)
+    }
 }
 
 /// A last-depth child of an 8-wide position ([`last_depth_by_loops`]): its
@@ -416,39 +431,45 @@ fn walk_as_made(
 ) -> PerftCount {
     let ((_, _, walked, _, _), rest) = bufs.split_first_mut().expect("one buffer per depth");
     walked.clear();
-    let mut total = PerftCount::default();
-    let mut filter = 0u64;
-    let mut index = 0u32;
+    // The counts so far, the filter of the hashes walked and the next
+    // child's index, which the sink reaches through one pointer, and the
+    // sink's other captures moved into it (by reference, each was a
+    // pointer loaded at each use).
+    let mut acc = (PerftCount::default(), 0u64, 0u32);
+    let made = &mut acc;
+    let deeper = &mut *stats;
     // Inlined into the generator's loop (a call a move cost Adjiboto's
     // perft about 4% of its instructions).
-    let s = pos.generate(
+    let s = generate_by::<_, CHILD_FULL>(
+        pos,
         budget,
         #[inline(always)]
-        |_, child, _| {
+        move |_, child, _| {
+            let (total, filter, index) = &mut *made;
             let h = child.hash();
             let bit = 1u64 << (h >> 58);
-            if filter & bit != 0 {
+            if *filter & bit != 0 {
                 if let Some(paths) = walked_before(pos, budget, walked, child) {
                     total.paths += paths;
-                    index += 1;
+                    *index += 1;
                     return true;
                 }
             }
-            filter |= bit;
+            *filter |= bit;
             let c = if depth == 2 {
-                last_depth(child, budget, rest, stats)
+                last_depth(child, budget, rest, deeper)
             } else {
-                walk_as_made(child, depth - 1, budget, rest, stats)
+                walk_as_made(child, depth - 1, budget, rest, deeper)
             };
-            walked.push((h, index, c.paths));
-            index += 1;
+            walked.push((h, *index, c.paths));
+            *index += 1;
             total.paths += c.paths;
             total.unique += c.unique;
             true
         },
     );
     stats.add(&s);
-    total
+    acc.0
 }
 
 /// The paths below the child of `pos` walked before that is the same
