@@ -151,9 +151,11 @@ fn leaves(
 }
 
 /// A last-depth child of an 8-wide position ([`last_depth_by_loops`]): its
-/// hash, the first 16 holes of its two loops, two words each (an 8-wide
-/// loop has no others), and the link of its chain of hashes there.
-type Leaf = (u64, [u64; 4], u32);
+/// hash, the first 16 holes of the mover's loop in two words (an 8-wide
+/// loop has no others), the opponent's occupied holes (a turn only empties
+/// them, so that they tell the opponent's loop among siblings), and the
+/// link of its chain of hashes there.
+type Leaf = (u64, [u64; 2], u32, u32);
 
 /// One depth's buffers: its children with their multiplicities, the
 /// children's (hash, index) keys, the children walked as they came (hash,
@@ -235,8 +237,9 @@ fn last_depth(pos: &Position, budget: u32, bufs: &mut [Bufs], stats: &mut GenSta
 
 /// `walk` at the last depth for Acholi outside the simultaneous opening,
 /// whose paths merge so often that most of its last-depth nodes have
-/// repeated children: each child is kept as its hash and its two loops
-/// (a [`Leaf`]: Acholi is played 8 wide only), which is all that tells
+/// repeated children: each child is kept as its hash, the mover's loop and
+/// the opponent's occupied holes (a [`Leaf`]: Acholi is played 8 wide
+/// only; the generator writes no more of it), which is all that tells
 /// siblings apart there (every child of such a position has the same side,
 /// phase, ply, stores, history and race state, and the masks follow from the
 /// loops; checked in debug builds; in the simultaneous opening the race
@@ -253,7 +256,7 @@ fn last_depth_by_loops(
     // comes (kept only if it is new), found through chains by the hash's top
     // 6 bits (64 chains: a node has 14 children on average, and the heads
     // are cleared at each node): `head[b]` is one more than the index of
-    // the last child of chain `b` (0: none yet), and each child's third
+    // the last child of chain `b` (0: none yet), and each child's last
     // field one more than the child before it in its chain.
     let mut head = [0u32; 64];
     #[cfg(debug_assertions)]
@@ -282,14 +285,13 @@ fn last_depth_by_loops(
                 );
             }
         }
-        let (a, b) = (p.loops[0].low16(), p.loops[1].low16());
-        let (h, holes) = (
-            p.hash,
-            [a as u64, (a >> 64) as u64, b as u64, (b >> 64) as u64],
-        );
+        // The child's side is the mover's opponent.
+        let opp = p.side.index();
+        let a = p.loops[1 - opp].low16();
+        let (h, holes, occ) = (p.hash, [a as u64, (a >> 64) as u64], p.occupied[opp]);
         let chain = (h >> 58) as usize;
         // Pushed first, and taken back if its chain holds it already.
-        leaves.push((h, holes, head[chain]));
+        leaves.push((h, holes, occ, head[chain]));
         if head[chain] != 0 && in_chain(leaves) {
             leaves.pop();
         } else {
@@ -305,16 +307,16 @@ fn last_depth_by_loops(
     }
 }
 
-/// Whether the chain of the last of `leaves` (its third field) holds a
-/// leaf with its hash and holes. Out of line, so that the sink of
-/// [`last_depth_by_loops`] stays small enough to be inlined in the
+/// Whether the chain of the last of `leaves` (its last field) holds a
+/// leaf with its hash, holes and opponent's holes. Out of line, so that the
+/// sink of [`last_depth_by_loops`] stays small enough to be inlined in the
 /// generator.
 #[inline(never)]
 fn in_chain(leaves: &[Leaf]) -> bool {
-    let (&(h, ref holes, mut j), earlier) = leaves.split_last().expect("a leaf");
+    let (&(h, ref holes, occ, mut j), earlier) = leaves.split_last().expect("a leaf");
     while j != 0 {
-        let (k, ref other, before) = earlier[j as usize - 1];
-        if k == h && other == holes {
+        let (k, ref other, other_occ, before) = earlier[j as usize - 1];
+        if k == h && other == holes && other_occ == occ {
             return true;
         }
         j = before;
