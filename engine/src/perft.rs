@@ -162,12 +162,13 @@ const CHAINS: usize = 256;
 
 /// The last depth's children as [`Leaf`]s ([`last_depth_by_loops`]), each
 /// found among the earlier ones of its node with the same hash through
-/// chains by the hash's top bits, kept from node to node (up to
-/// [`Leaves::KEEP`] of them) so that the chains' heads need no clearing at
-/// each node: a node's leaves are those past `base`, and a head or link at
-/// or below `base` ends its chain there. (Cleared at each node, 64 heads
-/// cost 16 stores a node, and at about 20,000 of Acholi perft 5's 185,000
-/// last-depth children the chain held other children of the node alone.)
+/// chains by the hash's top bits, kept from node to node (while the vector
+/// has room for [`Leaves::ROOM`] more) so that the chains' heads need no
+/// clearing at each node: a node's leaves are those past `base`, and a head
+/// or link at or below `base` ends its chain there. (Cleared at each node,
+/// 64 heads cost 16 stores a node, and at about 20,000 of Acholi perft 5's
+/// 185,000 last-depth children the chain held other children of the node
+/// alone.)
 #[derive(Clone)]
 struct Leaves {
     leaves: Vec<Leaf>,
@@ -187,15 +188,16 @@ impl Default for Leaves {
 }
 
 impl Leaves {
-    /// Past this many leaves a node starts them again (and clears the
-    /// heads).
-    const KEEP: usize = 256;
+    /// With less room than this left, a node starts the leaves again (and
+    /// clears the heads), with room for twice as many.
+    const ROOM: usize = 256;
 
     /// Begin a node's leaves.
     #[inline(always)]
     fn begin(&mut self) {
-        if self.leaves.len() > Self::KEEP {
+        if self.leaves.capacity() < self.leaves.len() + Self::ROOM {
             self.leaves.clear();
+            self.leaves.reserve(2 * Self::ROOM);
             self.head = [0; CHAINS];
         }
         self.base = self.leaves.len() as u32;
