@@ -224,19 +224,88 @@ where
 }
 
 /// A last-depth child of an 8-wide position ([`last_depth_by_loops`]): its
-/// hash, the first 16 holes of its two loops, two words each (an 8-wide
-/// loop has no others), and the link of its chain of hashes there.
-type Leaf = (u64, [u64; 4], u32);
+/// hash, the first 16 holes of the mover's loop in two words (an 8-wide
+/// loop has no others), the opponent's occupied holes (a turn only empties
+/// them, so that they tell the opponent's loop among siblings), and the
+/// link of its chain of hashes there.
+type Leaf = (u64, [u64; 2], u32, u32);
+
+/// How many chains of hashes [`Leaves`] keeps (by the hash's top bits).
+const CHAINS: usize = 256;
+
+/// The last depth's children as [`Leaf`]s ([`last_depth_by_loops`]), each
+/// found among the earlier ones of its node with the same hash through
+/// chains by the hash's top bits, kept from node to node (while the vector
+/// has room for [`Leaves::ROOM`] more) so that the chains' heads need no
+/// clearing at each node: a node's leaves are those past `base`, and a head
+/// or link at or below `base` ends its chain there. (Cleared at each node,
+/// 64 heads cost 16 stores a node, and at about 20,000 of Acholi perft 5's
+/// 185,000 last-depth children the chain held other children of the node
+/// alone.)
+#[derive(Clone)]
+struct Leaves {
+    leaves: Vec<Leaf>,
+    /// One more than the index of the last leaf of each chain, 0 for none.
+    head: [u32; CHAINS],
+    base: u32,
+}
+
+impl Default for Leaves {
+    fn default() -> Leaves {
+        Leaves {
+            leaves: Vec::new(),
+            head: [0; CHAINS],
+            base: 0,
+        }
+    }
+}
+
+impl Leaves {
+    /// With less room than this left, a node starts the leaves again (and
+    /// clears the heads), with room for twice as many.
+    const ROOM: usize = 256;
+
+    /// Begin a node's leaves.
+    #[inline(always)]
+    fn begin(&mut self) {
+        if self.leaves.capacity() < self.leaves.len() + Self::ROOM {
+            self.leaves.clear();
+            self.leaves.reserve(2 * Self::ROOM);
+            self.head = [0; CHAINS];
+        }
+        self.base = self.leaves.len() as u32;
+    }
+
+    /// Add a child unless the node has it already. Pushed first, and taken
+    /// back if its chain holds it.
+    #[inline(always)]
+    fn add(&mut self, h: u64, holes: [u64; 2], occ: u32) {
+        let chain = (h >> (64 - CHAINS.trailing_zeros())) as usize;
+        self.leaves.push((h, holes, occ, self.head[chain]));
+        if self.head[chain] > self.base && in_chain(&self.leaves, self.base) {
+            self.leaves.pop();
+        } else {
+            self.head[chain] = self.leaves.len() as u32;
+        }
+    }
+
+    /// The node's distinct children.
+    #[inline(always)]
+    fn count(&self) -> u64 {
+        self.leaves.len() as u64 - self.base as u64
+    }
+}
 
 /// One depth's buffers: its children with their multiplicities, the
 /// children's (hash, index) keys, the children walked as they came (hash,
-/// index in generation order, paths below), the last depth's children as
-/// [`Leaf`]s, and the last depth's children's hashes alone (for [`leaves`]).
+/// index in generation order, paths below), Acholi's last depth's children
+/// as [`Leaves`], and the other codes' last depth's children's hashes
+/// alone ([`LastHashes`], for [`leaves`]).
 type Bufs = (
     Vec<(Position, u64)>,
     Vec<(u64, u32)>,
     Vec<(u64, u32, u64)>,
-    Vec<Leaf>,
+    Leaves,
     LastHashes,
 );
 
@@ -322,8 +391,9 @@ fn last_depth_compared(
 
 /// `walk` at the last depth for Acholi outside the simultaneous opening,
 /// whose paths merge so often that most of its last-depth nodes have
-/// repeated children: each child is kept as its hash and its two loops
-/// (a [`Leaf`]: Acholi is played 8 wide only), which is all that tells
+/// repeated children: each child is kept as its hash, the mover's loop and
+/// the opponent's occupied holes (a [`Leaf`]: Acholi is played 8 wide
+/// only; the generator writes no more of it), which is all that tells
 /// siblings apart there (every child of such a position has the same side,
 /// phase, ply, stores, history and race state, and the masks follow from the
 /// loops; checked in debug builds; in the simultaneous opening the race
@@ -331,18 +401,13 @@ fn last_depth_compared(
 fn last_depth_by_loops(
     pos: &Position,
     budget: u32,
-    leaves: &mut Vec<Leaf>,
+    leaves: &mut Leaves,
     stats: &mut GenStats,
 ) -> PerftCount {
     debug_assert!(pos.width <= 8, "a leaf keeps 16 holes a loop");
-    leaves.clear();
     // Each child against the earlier distinct ones with the same hash as it
-    // comes (kept only if it is new), found through chains by the hash's top
-    // 6 bits (64 chains: a node has 14 children on average, and the heads
-    // are cleared at each node): `head[b]` is one more than the index of
-    // the last child of chain `b` (0: none yet), and each child's third
-    // field one more than the child before it in its chain.
-    let mut head = [0u32; 64];
+    // comes (kept only if it is new).
+    leaves.begin();
     #[cfg(debug_assertions)]
     let mut first: Option<Position> = None;
     // Straight to the Lango and Acholi generator (the tests of the phase
@@ -369,39 +434,30 @@ fn last_depth_by_loops(
                 );
             }
         }
-        let (a, b) = (p.loops[0].low16(), p.loops[1].low16());
-        let (h, holes) = (
-            p.hash,
-            [a as u64, (a >> 64) as u64, b as u64, (b >> 64) as u64],
-        );
-        let chain = (h >> 58) as usize;
-        // Pushed first, and taken back if its chain holds it already.
-        leaves.push((h, holes, head[chain]));
-        if head[chain] != 0 && in_chain(leaves) {
-            leaves.pop();
-        } else {
-            head[chain] = leaves.len() as u32;
-        }
+        // The child's side is the mover's opponent.
+        let opp = p.side.index();
+        let a = p.loops[1 - opp].low16();
+        leaves.add(p.hash, [a as u64, (a >> 64) as u64], p.occupied[opp]);
         true
     });
     stats.add(&s);
     // Every child is a move (the sink never stops the generator).
     PerftCount {
         paths: s.moves,
-        unique: leaves.len() as u64,
+        unique: leaves.count(),
     }
 }
 
-/// Whether the chain of the last of `leaves` (its third field) holds a
-/// leaf with its hash and holes. Out of line, so that the sink of
-/// [`last_depth_by_loops`] stays small enough to be inlined in the
-/// generator.
+/// Whether the chain of the last of `leaves` (its last field) holds a
+/// leaf with its hash, holes and opponent's holes, above `base`. Out of
+/// line, so that the sink of [`last_depth_by_loops`] stays small enough to
+/// be inlined in the generator.
 #[inline(never)]
-fn in_chain(leaves: &[Leaf]) -> bool {
-    let (&(h, ref holes, mut j), earlier) = leaves.split_last().expect("a leaf");
-    while j != 0 {
-        let (k, ref other, before) = earlier[j as usize - 1];
-        if k == h && other == holes {
+fn in_chain(leaves: &[Leaf], base: u32) -> bool {
+    let (&(h, ref holes, occ, mut j), earlier) = leaves.split_last().expect("a leaf");
+    while j > base {
+        let (k, ref other, other_occ, before) = earlier[j as usize - 1];
+        if k == h && other == holes && other_occ == occ {
             return true;
         }
         j = before;

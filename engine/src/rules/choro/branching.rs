@@ -508,7 +508,9 @@ enum Opt {
 }
 
 /// What of each child the generator writes ([`Gen`]'s `CHILD`): the whole
-/// child; its loops and hash, its masks left as the parent's (a sink that
+/// child; the mover's loop, the hash and the opponent's occupied holes
+/// (which tell its loop: a turn only empties the opponent's holes), the
+/// opponent's loop and the other masks left as the parent's (a sink that
 /// reads only those); its hash alone, its loops left as they were too (a
 /// sink that reads only the hash). See [`generate_as`].
 pub(crate) const CHILD_FULL: u8 = 2;
@@ -544,13 +546,32 @@ struct Gen<'p, F, const LANGO: bool, const OPEN: bool, const CHILD: u8> {
     relay: &'static RelayTable,
 }
 
+/// Whether `p`, a child as [`CHILD_BOARDS`] writes it, is the whole child
+/// `full` where it is written: the mover's loop, the hash, the opponent's
+/// occupied holes and the fields off the board.
+#[cfg(any(test, debug_assertions))]
+pub(crate) fn same_boards(full: &Position, p: &Position) -> bool {
+    // The child's side is the mover's opponent.
+    let opp = p.side.index();
+    let mut loops = p.loops;
+    loops[opp] = full.loops[opp];
+    p.occupied[opp] == full.occupied[opp]
+        && *full
+            == Position {
+                loops,
+                occupied: full.occupied,
+                movable: full.movable,
+                ..*p
+            }
+}
+
 /// Every legal move of a Lango or Acholi position (8 wide, sequential
 /// phases), as `Position::generate`, writing `CHILD` of each child: with
 /// [`CHILD_FULL`] the whole child, with [`CHILD_BOARDS`] or
 /// [`CHILD_HASH`] (perft's Acholi last depth and
 /// `Position::generate_hashes`, for perft's last depths, whose sinks read
-/// no more), each child handed to the sink has only its loops and its hash
-/// right, or its hash alone, the fields off the board right too; in debug
+/// no more), each child handed to the sink has only what [`CHILD_BOARDS`]
+/// says right, or its hash alone, the fields off the board right too; in debug
 /// builds the children are checked against [`generate`]'s.
 pub(crate) fn generate_as<F, const CHILD: u8>(pos: &Position, budget: u32, sink: F) -> GenStats
 where
@@ -578,11 +599,7 @@ where
             let same = if CHILD == CHILD_HASH {
                 fp.hash == p.hash
             } else {
-                *fp == Position {
-                    occupied: fp.occupied,
-                    movable: fp.movable,
-                    ..*p
-                }
+                same_boards(fp, p)
             };
             debug_assert!(
                 fm == m && same && *fi == i,
@@ -1847,10 +1864,13 @@ where
             if CHILD == CHILD_FULL {
                 (child.occupied[me], child.movable[me]) = mine.masks();
             }
-            // Captures only empty the opponent's holes; the sink does not
-            // change the child, so they are those of the last child unless
-            // `opp_occ` differs.
-            if opp_occ != self.child_opp {
+            // Captures only empty the opponent's holes, so that its loop
+            // follows from the holes still full: `CHILD_BOARDS` writes
+            // those alone. Otherwise the sink does not change the child,
+            // so they are those of the last child unless `opp_occ` differs.
+            if CHILD == CHILD_BOARDS {
+                child.occupied[opp] = opp_occ;
+            } else if opp_occ != self.child_opp {
                 self.child_opp = opp_occ;
                 if opp_occ == pos.occupied[opp] {
                     child.loops[opp] = pos.loops[opp];
