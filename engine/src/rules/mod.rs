@@ -151,7 +151,8 @@ impl Position {
     /// hash and the fields off the board (perft's last depth from the
     /// hashes): in Lango and Acholi outside the race the children's loops
     /// and their `occupied` and `movable` masks are not written. (Perft's
-    /// Acholi last depth, which reads the loops too, calls
+    /// Acholi last depth, which reads the mover's loop and the opponent's
+    /// occupied holes too, calls
     /// [`choro::generate_branching_as`] with [`choro::CHILD_BOARDS`]
     /// itself.)
     pub(crate) fn generate_hashes<F>(&self, budget: u32, sink: F) -> GenStats
