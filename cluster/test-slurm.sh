@@ -2,10 +2,14 @@
 # The cluster scripts on a real Slurm: starts a single-node Slurm on this
 # machine (munged, slurmctld, slurmd on localhost with its CPUs, from a
 # generated slurm.conf in a temporary directory), submits Lango's blind solve
-# split into its 4 cells and a 40-game match split into 4 parts with
-# cluster/submit, waits for the arrays and their merges, and checks the
-# merged results against the same work run in one process. Every daemon it
-# started is stopped on the way out, however it ends.
+# split into its 4 cells and a 40-game match split into 4 parts (one the
+# SPRT stops early) with cluster/submit, waits for the arrays and their
+# merges, and checks the merged results against the same work run in one
+# process (the match at concurrency 1 and 3). It also checks that
+# cluster/submit refuses options choro refuses, submitting nothing, and that
+# a campaign with a failed part ends with a failed merge that says why
+# rather than a merge that waits forever. Every daemon it started is stopped
+# on the way out, however it ends.
 #
 # Needs root where slurm-wlm and munge are missing (it installs them with
 # apt-get) and a release build of choro (built here if missing). No
@@ -131,19 +135,42 @@ sinfo -N -o '%N %T %c'
 
 work=$state/work
 mkdir -p "$work"
-engines=(--engine name=ab "cmd=$choro" --engine name=greedy "cmd=$choro" option.Algorithm=greedy)
+# Alpha-beta against random moves: the SPRT accepts H1 well before the 40th
+# game, so the stop itself is compared (issue 32).
+engines=(--engine name=ab "cmd=$choro" --engine name=rnd "cmd=$choro" option.Algorithm=random)
 match=(--variant lango --random-blind --random-plies 2 --depth 3 --games 40 --seed 11
-  --sprt elo0=0 elo1=10 "${engines[@]}")
+  --sprt elo0=0 elo1=150 "${engines[@]}")
 solve=(--variant lango)
 
-echo "== submitting: the solve in 4 parts, the match in 4 parts"
+echo "== cluster/submit refuses options that choro refuses, and submits nothing"
 export CHORO=$choro
+if cluster/submit match 2 "$work/bad" --variant nosuch --depth 1 "${engines[@]}" 2>"$state/bad.err"; then
+  echo "cluster/submit accepted --variant nosuch" >&2
+  exit 1
+fi
+cat "$state/bad.err"
+grep -q "nothing submitted" "$state/bad.err"
+if [ -n "$(squeue -h -o %i)" ] || [ -e "$work/bad" ]; then
+  echo "cluster/submit submitted or wrote something for refused options" >&2
+  squeue
+  exit 1
+fi
+
+echo "== submitting: the solve in 4 parts, the match in 4 parts, a match whose part 2 fails"
 cluster/submit solve 4 "$work/solve" "${solve[@]}"
 cluster/submit match 4 "$work/match" "${match[@]}"
+# A choro that works where it is typed (the check passes) but fails as the
+# array's task 2, as a part that dies on its node would.
+printf '#!/bin/sh\nif [ "${SLURM_ARRAY_TASK_ID:-}" = 2 ]; then echo "part 2 fails on purpose" >&2; exit 1; fi\nexec "%s" "$@"\n' \
+  "$choro" >"$state/choro-failing"
+chmod +x "$state/choro-failing"
+CHORO=$state/choro-failing cluster/submit match 2 "$work/failing" --variant lango --random-blind \
+  --depth 1 --games 4 "${engines[@]}"
 
 echo "== the same work in one process meanwhile"
 bounded "$choro" solve "${solve[@]}" --threads 1 --progress 1000 >"$state/solve-whole.txt"
 bounded "$choro" match "${match[@]}" --quiet >"$state/match-whole.txt"
+bounded "$choro" match "${match[@]}" --quiet --concurrency 3 >"$state/match-whole-3.txt"
 bounded "$choro" match "${match[@]}" --quiet --job 1/1 --out "$state/match-one.jsonl" >/dev/null
 
 echo "== waiting for the jobs (at most $wait_s s)"
@@ -165,6 +192,13 @@ for d in solve match; do
 done
 ls "$work/solve" "$work/match"
 
+echo "== the campaign with a failed part: its merge ended, failed, and says why"
+cat "$work/failing/logs/merge.out"
+if [ -e "$work/failing/merged.txt" ] || ! grep -q "parts missing of 2: 2" "$work/failing/logs/merge.out"; then
+  echo "the merge after a failed part did not fail with the missing part named" >&2
+  exit 1
+fi
+
 echo "== the merged solve against the whole solve"
 proven() {
   grep -E '^(value|matrix|strategy) ' "$1"
@@ -178,7 +212,10 @@ echo "== the merged match against the match in one process"
 "$choro" merge --json "$state/match-one.jsonl" >"$state/match-one.json"
 cmp "$state/match-one.txt" "$work/match/merged.txt"
 cmp "$state/match-one.json" "$work/match/merged.json"
-# The plain match's report: the same but for its wall time on the first line.
+# The plain match's report: the same but for its wall time on the first line;
+# at concurrency 3 also but for `3 at once`. The SPRT stopped it early.
 diff <(sed -E '1s/, [0-9:]+$//' "$state/match-whole.txt") "$work/match/merged.txt"
+diff <(sed -E '1s/, [0-9:]+$//; 1s/3 at once/1 at once/' "$state/match-whole-3.txt") "$work/match/merged.txt"
+grep -q "^stopped early: SPRT: H1 accepted" "$work/match/merged.txt"
 cat "$work/match/merged.txt"
 echo "== Slurm test passed"

@@ -1,7 +1,10 @@
 //! choro-gui in a real browser: headless Chromium driven over WebDriver
-//! (`chromedriver`). Skipped, with a message saying so, where Chromium or
-//! chromedriver is not installed (`.ci/browser` installs them and sets
-//! `CHORO_BROWSER_REQUIRED=1`, which turns the skip into a failure).
+//! (`chromedriver`). Built only with the `browser` feature (its WebDriver
+//! client is a large build): `cargo test -p choro-gui --features browser
+//! --test browser`. Skipped, with a message saying so, where Chromium or
+//! chromedriver is not installed (`.ci/browser` installs them, turns the
+//! feature on and sets `CHORO_BROWSER_REQUIRED=1`, which turns the skip
+//! into a failure).
 //!
 //! One browser session plays, by clicks on the board, a whole game of each
 //! code (the simultaneous opening with its blind starts and race decisions

@@ -191,7 +191,7 @@ impl Part {
 }
 
 /// Read the part files of one run: the same kind, choro version, commit,
-/// settings and N in every header, each K of 1..=N exactly once. They are
+/// settings (by meaning: `settings_difference`) and N in every header, each K of 1..=N exactly once. They are
 /// returned in the order of K.
 pub fn read_all(paths: &[PathBuf]) -> Result<Vec<Part>, String> {
     let mut parts = paths
@@ -206,7 +206,6 @@ pub fn read_all(paths: &[PathBuf]) -> Result<Vec<Part>, String> {
             ("kind", "a run of another kind"),
             ("choro", "another version of choro"),
             ("commit", "another commit of choro"),
-            ("settings", "another command or other settings"),
         ] {
             if p.header[key] != first.header[key] {
                 return Err(format!(
@@ -218,6 +217,14 @@ pub fn read_all(paths: &[PathBuf]) -> Result<Vec<Part>, String> {
                     crate::one_line(&first.header[key].to_string(), 200),
                 ));
             }
+        }
+        if let Some(d) = settings_difference(&first.header, &p.header) {
+            return Err(format!(
+                "{} is from another run than {}: they differ in {d}; parts merge only from \
+                 one run",
+                p.path.display(),
+                first.path.display(),
+            ));
         }
         if p.job.n != first.job.n {
             return Err(format!(
@@ -262,6 +269,42 @@ pub fn read_all(paths: &[PathBuf]) -> Result<Vec<Part>, String> {
     Ok(parts)
 }
 
+/// How two parts' settings differ in meaning, naming the first option or
+/// key that does (`--seed (4 against 3)`); none when they would give the
+/// same results. A match's settings are its command line, compared option
+/// by option as `choro match` reads them; a solve's are compared key by key.
+fn settings_difference(a: &Value, b: &Value) -> Option<String> {
+    match a["kind"].as_str() {
+        Some("match") => crate::matcher::cli::settings_difference(&b["settings"], &a["settings"]),
+        _ => json_difference("settings", &b["settings"], &a["settings"]),
+    }
+}
+
+/// The first place where two JSON values differ: `path.key (x against y)`.
+fn json_difference(path: &str, a: &Value, b: &Value) -> Option<String> {
+    match (a, b) {
+        _ if a == b => None,
+        (Value::Object(x), Value::Object(y)) => {
+            let mut keys: Vec<&String> = x.keys().chain(y.keys()).collect();
+            keys.sort();
+            keys.dedup();
+            keys.into_iter().find_map(|k| {
+                json_difference(&format!("{path}.{k}"), &a[k.as_str()], &b[k.as_str()])
+            })
+        }
+        (Value::Array(x), Value::Array(y)) if x.len() == y.len() => x
+            .iter()
+            .zip(y)
+            .enumerate()
+            .find_map(|(i, (p, q))| json_difference(&format!("{path}[{i}]"), p, q)),
+        _ => Some(format!(
+            "{path} ({} against {})",
+            crate::one_line(&a.to_string(), 100),
+            crate::one_line(&b.to_string(), 100)
+        )),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -280,6 +323,32 @@ mod tests {
                 assert_eq!(next, total);
             }
         }
+    }
+
+    #[test]
+    fn settings_differences_name_the_first_key_that_differs() {
+        let a = json!({"root": "r", "plies": 4, "hash": 256, "list": [1, 2]});
+        assert_eq!(json_difference("settings", &a, &a.clone()), None);
+        let mut b = a.clone();
+        b["plies"] = json!(6);
+        b["root"] = json!("s");
+        // Keys in order: plies before root.
+        assert_eq!(
+            json_difference("settings", &b, &a).as_deref(),
+            Some("settings.plies (6 against 4)")
+        );
+        let mut c = a.clone();
+        c["list"][1] = json!(3);
+        assert_eq!(
+            json_difference("settings", &c, &a).as_deref(),
+            Some("settings.list[1] (3 against 2)")
+        );
+        let mut d = a.clone();
+        d["threads"] = json!(2);
+        assert_eq!(
+            json_difference("settings", &d, &a).as_deref(),
+            Some("settings.threads (2 against null)")
+        );
     }
 
     #[test]

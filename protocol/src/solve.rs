@@ -13,7 +13,8 @@ use serde_json::{json, Value as Json};
 use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
-use std::time::Duration;
+use std::sync::{Condvar, Mutex};
+use std::time::{Duration, Instant};
 
 /// One progress line.
 pub fn progress_line(p: &Progress) -> String {
@@ -46,6 +47,84 @@ pub fn progress_json(p: &Progress) -> serde_json::Value {
         "hashfull": p.hashfull,
         "time_ms": p.elapsed.as_millis() as u64,
         "bounds": p.bounds,
+    })
+}
+
+/// Run `work` with progress at a steady pace. The solver reports between
+/// the nodes of its searches (`report`, given to `work`), and each report
+/// is printed at once; but some of a solve's phases report nothing (a
+/// cell's result put together, the exact distance after df-pn, the matrix
+/// game), so a ticker thread also prints, whenever no line has come for
+/// `every` and a little (a quarter of it, at most 100 ms: the solver's own
+/// report, due at `every`, comes first when it comes), the last report
+/// again with its time advanced (its counts are the last ones known). A
+/// line so comes at least that often, through every phase. `print` is
+/// called from both threads, one call at a time.
+pub fn with_pace<T>(
+    every: Duration,
+    print: &(dyn Fn(&Progress) + Sync),
+    work: impl FnOnce(&mut dyn FnMut(&Progress)) -> T,
+) -> T {
+    struct Pace {
+        /// The last report and when it came.
+        last: Option<(Progress, Instant)>,
+        /// When the last line was printed.
+        printed: Instant,
+        done: bool,
+    }
+    let started = Instant::now();
+    let pace = Mutex::new(Pace {
+        last: None,
+        printed: started,
+        done: false,
+    });
+    let wake = Condvar::new();
+    let lock = || pace.lock().unwrap_or_else(|e| e.into_inner());
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            let mut g = lock();
+            let quiet = every + (every / 4).min(Duration::from_millis(100));
+            while !g.done {
+                let due = g.printed + quiet;
+                let now = Instant::now();
+                if now < due {
+                    g = wake
+                        .wait_timeout(g, due - now)
+                        .unwrap_or_else(|e| e.into_inner())
+                        .0;
+                    continue;
+                }
+                let p = match &g.last {
+                    Some((p, at)) => Progress {
+                        elapsed: p.elapsed + now.duration_since(*at),
+                        ..p.clone()
+                    },
+                    None => Progress {
+                        plies: 0,
+                        nodes: 0,
+                        nps: 0,
+                        proven: 0,
+                        hashfull: 0,
+                        elapsed: now.duration_since(started),
+                        bounds: 0,
+                        cell: None,
+                    },
+                };
+                print(&p);
+                g.printed = now;
+            }
+        });
+        let mut report = |p: &Progress| {
+            let mut g = lock();
+            let now = Instant::now();
+            g.last = Some((p.clone(), now));
+            g.printed = now;
+            print(p);
+        };
+        let out = work(&mut report);
+        lock().done = true;
+        wake.notify_all();
+        out
     })
 }
 
@@ -292,6 +371,10 @@ pub struct SolveArgs {
     /// With --job: the part file (default solve-K-of-N.jsonl).
     #[arg(long, requires = "job")]
     pub out: Option<std::path::PathBuf>,
+    /// Check the command line (the position, and with --job the part's
+    /// units), then stop: nothing solved, no file written.
+    #[arg(long)]
+    pub dry_run: bool,
 }
 
 /// The book entries of a solved position: it and its line of best play.
@@ -390,6 +473,21 @@ pub fn solve_main(a: &SolveArgs) -> ExitCode {
         Some(Ok(s)) => Some(s),
         None => None,
     };
+    if a.dry_run {
+        match &split {
+            Some((job, units)) => {
+                let r = job.range(units.len());
+                println!(
+                    "solve {pos} part {job}: units {}..{} of {}; nothing solved (--dry-run)",
+                    r.start + 1,
+                    r.end,
+                    units.len()
+                );
+            }
+            None => println!("solve {pos}: nothing solved (--dry-run)"),
+        }
+        return ExitCode::SUCCESS;
+    }
     let root = match a.job {
         Some(job) => format!("root {pos}, part {job}"),
         None => format!("root {pos}"),
@@ -426,7 +524,7 @@ pub fn solve_main(a: &SolveArgs) -> ExitCode {
             ));
         }
     }
-    let mut progress = |p: &Progress| match &bar {
+    let print = |p: &Progress| match &bar {
         Some(b) => {
             if let Some((k, n)) = p.cell {
                 b.set_length(n as u64);
@@ -443,7 +541,9 @@ pub fn solve_main(a: &SolveArgs) -> ExitCode {
     };
     let blind = pos.phase().is_blind();
     let status = if blind {
-        match solver.solve_blind(&pos, &limits, &stop, every, &mut progress) {
+        match with_pace(every, &print, |progress| {
+            solver.solve_blind(&pos, &limits, &stop, every, progress)
+        }) {
             Ok(b) => {
                 if let Some(bar) = &bar {
                     bar.finish_and_clear();
@@ -499,7 +599,9 @@ pub fn solve_main(a: &SolveArgs) -> ExitCode {
             }
         }
     } else {
-        match solver.solve(&pos, &limits, &stop, every, &mut progress) {
+        match with_pace(every, &print, |progress| {
+            solver.solve(&pos, &limits, &stop, every, progress)
+        }) {
             Ok(s) => {
                 if let Some(bar) = &bar {
                     bar.finish_and_clear();
@@ -759,11 +861,25 @@ fn solve_part(
         .unwrap_or_else(|| format!("solve-{}-of-{}.jsonl", job.k, job.n).into());
     let stop = AtomicBool::new(false);
     let every = Duration::from_secs_f64(a.progress);
-    let emit = |l: String| {
-        let mut o = io::stdout().lock();
-        let _ = writeln!(o, "{l}").and_then(|()| o.flush());
-    };
     let range = job.range(units.len());
+    // On a terminal the progress is a bar over the part's units, the
+    // report lines printed above it.
+    let bar = (io::stdout().is_terminal() && !a.json).then(|| {
+        let b = indicatif::ProgressBar::new(range.len() as u64);
+        b.set_style(
+            indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} units {msg}")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        b.enable_steady_tick(Duration::from_millis(200));
+        b
+    });
+    let emit = |l: String| match &bar {
+        Some(b) => b.println(l),
+        None => {
+            let mut o = io::stdout().lock();
+            let _ = writeln!(o, "{l}").and_then(|()| o.flush());
+        }
+    };
     if !a.json {
         emit(format!(
             "solve {pos} part {job}: units {}..{} of {}",
@@ -775,14 +891,14 @@ fn solve_part(
     let mut results = Vec::new();
     for u in range.clone() {
         let unit = &units[u];
-        let mut progress = |p: &Progress| {
-            if a.json {
-                emit(progress_json(p).to_string());
-            } else {
-                emit(progress_line(p));
-            }
+        let print = |p: &Progress| match &bar {
+            Some(b) => b.set_message(progress_line(p)),
+            None if a.json => emit(progress_json(p).to_string()),
+            None => emit(progress_line(p)),
         };
-        let s = match solver.solve(&unit.pos, limits, &stop, every, &mut progress) {
+        let s = match with_pace(every, &print, |progress| {
+            solver.solve(&unit.pos, limits, &stop, every, progress)
+        }) {
             Ok(s) => s,
             Err(e) => {
                 eprintln!("choro solve: unit {}: {e}", u + 1);
@@ -813,6 +929,12 @@ fn solve_part(
             ));
         }
         results.push(r);
+        if let Some(b) = &bar {
+            b.inc(1);
+        }
+    }
+    if let Some(b) = &bar {
+        b.finish_and_clear();
     }
     let header = parts::header("solve", job, units.len(), solve_settings(a, pos));
     if let Err(e) = parts::write(&out, &header, &results) {
@@ -824,7 +946,7 @@ fn solve_part(
         return ExitCode::FAILURE;
     }
     if !a.json {
-        emit(format!("part {job} written to {}", out.display()));
+        println!("part {job} written to {}", out.display());
     }
     ExitCode::SUCCESS
 }
@@ -1021,4 +1143,64 @@ fn assemble(
         return Err(format!("no unit covers the position {pos}"));
     }
     Ok(Solution::of_children(pos, &children))
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    fn report(nodes: u64) -> Progress {
+        Progress {
+            plies: 3,
+            nodes,
+            nps: 1000,
+            proven: 7,
+            hashfull: 1,
+            elapsed: Duration::from_millis(5),
+            bounds: 2,
+            cell: Some((2, 4)),
+        }
+    }
+
+    /// A phase in which the solver reports nothing still gets its lines:
+    /// the ticker's, which repeat the last report with the time advanced.
+    /// No timing is asserted beyond "some lines within a long quiet phase"
+    /// (20 ms apart, over 600 ms: dozens on an idle machine, 3 asked for).
+    #[test]
+    fn progress_comes_through_a_phase_that_reports_nothing() {
+        let lines = Mutex::new(Vec::new());
+        let print = |p: &Progress| lines.lock().unwrap().push(p.clone());
+        let out = with_pace(Duration::from_millis(20), &print, |progress| {
+            progress(&report(500));
+            std::thread::sleep(Duration::from_millis(600));
+            42
+        });
+        assert_eq!(out, 42);
+        let lines = lines.into_inner().unwrap();
+        assert!(lines.len() >= 4, "{} lines", lines.len());
+        assert_eq!(lines[0].elapsed, Duration::from_millis(5));
+        for w in lines.windows(2) {
+            assert!(w[1].elapsed > w[0].elapsed, "{lines:?}");
+        }
+        for p in &lines[1..] {
+            assert_eq!((p.nodes, p.cell, p.plies), (500, Some((2, 4)), 3));
+        }
+    }
+
+    /// Before the solver's first report the ticker's lines count nothing
+    /// yet, and once the work is done the ticker stops.
+    #[test]
+    fn progress_before_the_first_report_and_none_after_the_end() {
+        let lines = Mutex::new(Vec::new());
+        let print = |p: &Progress| lines.lock().unwrap().push(p.clone());
+        with_pace(Duration::from_millis(10), &print, |_| {
+            std::thread::sleep(Duration::from_millis(300));
+        });
+        let n = lines.lock().unwrap().len();
+        assert!(n >= 2, "{n} lines");
+        assert!(lines.lock().unwrap().iter().all(|p| p.nodes == 0));
+        std::thread::sleep(Duration::from_millis(100));
+        assert_eq!(lines.lock().unwrap().len(), n, "a line after the end");
+    }
 }

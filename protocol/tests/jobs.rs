@@ -307,9 +307,11 @@ fn merge_refuses_what_is_not_one_finished_run() {
         &[parts[0].clone(), parts[1].clone(), parts[1].clone()],
         "both part 2/3: a duplicate",
     );
+    // Settings are compared by meaning, and the first option that differs
+    // is named.
     refused(
         &[parts[0].clone(), reseeded[1].clone(), parts[2].clone()],
-        "another command or other settings",
+        "differ in --seed (4 against 3)",
     );
     refused(
         &[parts[0].clone(), solve[1].clone(), parts[2].clone()],
@@ -379,4 +381,230 @@ fn merge_refuses_what_is_not_one_finished_run() {
     let (rc, _, err) = common::tool("match", &a);
     assert_eq!(rc, 2);
     assert!(err.contains("4 game pairs, fewer than 5 parts"), "{err}");
+}
+
+/// The arguments of a match of `games` games that the SPRT stops early:
+/// choro's greedy player against its random one (each move a function of
+/// the position alone, so no game depends on which process plays it),
+/// decided for H1 at game 18.
+fn sprt_args(games: &str, extra: &[&str]) -> Vec<String> {
+    let mut v: Vec<String> = [
+        "--engine",
+        "name=g",
+        &format!("cmd={CHORO}"),
+        "option.Algorithm=greedy",
+        "--engine",
+        "name=r",
+        &format!("cmd={CHORO}"),
+        "option.Algorithm=random",
+        "--variant",
+        "didinga",
+        "--opening",
+        "sequential",
+        "--random-plies",
+        "4",
+        "--seed",
+        "5",
+        "--depth",
+        "1",
+        "--games",
+        games,
+        "--sprt",
+        "elo0=0",
+        "elo1=150",
+        "--quiet",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    v.extend(extra.iter().map(|s| s.to_string()));
+    v
+}
+
+/// A report without what says how it was run: the wall time and the
+/// number of games at once, on its first line.
+fn without_run(report: &str) -> String {
+    let (head, rest) = report.split_once('\n').unwrap();
+    let head = head.split(", ").take(3).collect::<Vec<_>>().join(", ");
+    format!("{head}\n{rest}")
+}
+
+/// Item 1 of issue 32: an SPRT stop is the first complete pair, in the
+/// order of the schedule, whose LLR crosses a bound. The plain run at any
+/// concurrency, and every split merged, count the same games and print
+/// the same report; the records hold exactly the games counted, in order.
+#[test]
+fn an_sprt_stop_is_the_same_however_the_match_is_run_or_split() {
+    let d = dir("sprt");
+    let mut plain = Vec::new();
+    for c in ["1", "4"] {
+        let records = path(&d, &format!("games-{c}.txt"));
+        let json = path(&d, &format!("summary-{c}.json"));
+        let args = sprt_args(
+            "40",
+            &["--concurrency", c, "--records", &records, "--json", &json],
+        );
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let (rc, out, err) = common::tool("match", &args);
+        assert_eq!(rc, 0, "{out}{err}");
+        let summary: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+        let played = summary["games_played"].as_u64().unwrap();
+        assert!(played < 40 && played.is_multiple_of(2), "{out}");
+        assert_eq!(summary["stopped_early"], "SPRT: H1 accepted", "{out}");
+        // The records: games 1..=played, each once, in order.
+        let text = std::fs::read_to_string(&records).unwrap();
+        let games: Vec<u64> = text
+            .lines()
+            .filter_map(|l| l.strip_prefix("[Game \""))
+            .map(|l| l.trim_end_matches("\"]").parse().unwrap())
+            .collect();
+        assert_eq!(games, (1..=played).collect::<Vec<_>>(), "concurrency {c}");
+        plain.push(out);
+    }
+    assert!(plain[0].contains("1 at once"), "{}", plain[0]);
+    assert!(plain[1].contains("4 at once"), "{}", plain[1]);
+    assert_eq!(without_run(&plain[1]), without_run(&plain[0]));
+    // Before the pair that decides, the LLR was inside the bounds: one
+    // pair fewer is no decision (the stop is the first crossing).
+    let played: u64 = plain[0]
+        .strip_prefix("match: ")
+        .and_then(|l| l.split(' ').next())
+        .unwrap()
+        .parse()
+        .unwrap();
+    let shorter = (played - 2).to_string();
+    let args = sprt_args(&shorter, &[]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (rc, out, err) = common::tool("match", &args);
+    assert_eq!(rc, 0, "{err}");
+    assert!(
+        out.contains("no decision") && !out.contains("stopped early"),
+        "{out}"
+    );
+
+    // Split in 3 (one game at a time): the plain report but for its clock.
+    let args = sprt_args("40", &[]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let three = run_parts("match", &args, 3, &d, "three");
+    let (rc, merged, err) = merge(&three, &[]);
+    assert_eq!(rc, 0, "{err}");
+    let (head, rest) = plain[0].split_once('\n').unwrap();
+    assert_eq!(
+        merged,
+        format!("{}\n{rest}", head.rsplit_once(", ").unwrap().0)
+    );
+    // Split in 5, the parts at different concurrencies (which changes no
+    // game, so they merge): the same games counted.
+    let five: Vec<String> = (1..=5u64)
+        .map(|k| {
+            let out = path(&d, &format!("five-{k}.jsonl"));
+            let job = format!("{k}/5");
+            let c = if k % 2 == 0 { "3" } else { "1" };
+            let a = sprt_args("40", &["--concurrency", c, "--job", &job, "--out", &out]);
+            let a: Vec<&str> = a.iter().map(String::as_str).collect();
+            let (rc, o, e) = common::tool("match", &a);
+            assert_eq!(rc, 0, "part {job}: {o}{e}");
+            out
+        })
+        .collect();
+    let (rc, merged5, err) = merge(&five, &[]);
+    assert_eq!(rc, 0, "{err}");
+    assert!(merged5.contains("3 at once"), "{merged5}");
+    assert_eq!(without_run(&merged5), without_run(&merged));
+}
+
+/// Item 4 of issue 32: a part's results are re-derived from its moves; an
+/// edited result, or a failure put on the wrong engine, is refused.
+#[test]
+fn merge_refuses_a_result_its_moves_do_not_give() {
+    let d = dir("edited");
+    let args = sprt_args("8", &[]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let parts = run_parts("match", &args, 2, &d, "p");
+    let (rc, _, err) = merge(&parts, &[]);
+    assert_eq!(rc, 0, "{err}");
+    let text = std::fs::read_to_string(&parts[1]).unwrap();
+    let edit = |name: &str, f: &dyn Fn(&mut serde_json::Value)| -> String {
+        let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+        let mut g: serde_json::Value = serde_json::from_str(&lines[1]).unwrap();
+        f(&mut g);
+        lines[1] = g.to_string();
+        let p = path(&d, name);
+        std::fs::write(&p, lines.join("\n") + "\n").unwrap();
+        p
+    };
+    let g: serde_json::Value = serde_json::from_str(text.lines().nth(1).unwrap()).unwrap();
+    let flipped = match g["result"].as_str().unwrap() {
+        "1-0" => "0-1",
+        _ => "1-0",
+    };
+    let result = edit("result.jsonl", &|g| g["result"] = flipped.into());
+    refused(
+        &[parts[0].clone(), result],
+        "the moves do not give its result",
+    );
+    // A rules' end turned into a forfeit of the side that was not to move.
+    let reason = edit("reason.jsonl", &|g| {
+        g["reason"] = "no-legal-move".into();
+        g["failed"] = serde_json::Value::Null;
+        let moves = g["moves"].as_array_mut().unwrap();
+        moves.pop();
+    });
+    refused(
+        &[parts[0].clone(), reason],
+        "the moves do not give its result",
+    );
+    let failed = edit("failed.jsonl", &|g| {
+        let other = if g["failed"] == "g" { "r" } else { "g" };
+        g["failed"] = other.into();
+    });
+    refused(&[parts[0].clone(), failed], "\"failed\" is");
+}
+
+/// `--dry-run` checks a command line as the run would, then stops: nothing
+/// played or solved, no file written (cluster/submit runs it first).
+#[test]
+fn a_dry_run_checks_and_writes_nothing() {
+    let d = dir("dry");
+    let out = path(&d, "part.jsonl");
+    let args = sprt_args("40", &["--job", "2/4", "--out", &out, "--dry-run"]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (rc, o, e) = common::tool("match", &args);
+    assert_eq!(rc, 0, "{e}");
+    assert!(
+        o.contains("10 games would be played in part 2/4 (1 pairing)"),
+        "{o}"
+    );
+    assert!(!Path::new(&out).exists());
+    // An engine that does not start is refused, as the match would be.
+    let mut bad = sprt_args("40", &["--dry-run"]);
+    bad[2] = "cmd=/nonexistent/engine".into();
+    let bad: Vec<&str> = bad.iter().map(String::as_str).collect();
+    let (rc, _, e) = common::tool("match", &bad);
+    assert_eq!(rc, 2);
+    assert!(e.contains("engine 'g'"), "{e}");
+    let args = sprt_args("40", &["--job", "1/21", "--dry-run"]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (rc, _, e) = common::tool("match", &args);
+    assert_eq!(rc, 2);
+    assert!(e.contains("20 game pairs, fewer than 21 parts"), "{e}");
+
+    let (rc, o, e) = common::tool(
+        "solve",
+        &[
+            "--variant",
+            "lango",
+            "--job",
+            "3/4",
+            "--out",
+            &out,
+            "--dry-run",
+        ],
+    );
+    assert_eq!(rc, 0, "{e}");
+    assert!(o.contains("part 3/4: units 3..3 of 4"), "{o}");
+    assert!(!Path::new(&out).exists());
+    let (rc, _, e) = common::tool("solve", &["--variant", "nosuch", "--dry-run"]);
+    assert_eq!(rc, 2, "{e}");
 }

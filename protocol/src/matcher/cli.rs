@@ -104,6 +104,10 @@ pub struct MatchArgs {
     /// With --job: the part file (default match-K-of-N.jsonl).
     #[arg(long, requires = "job")]
     pub out: Option<PathBuf>,
+    /// Check the command line and start every engine once (handshake and
+    /// options), then stop: no game played, no file written.
+    #[arg(long)]
+    pub dry_run: bool,
 }
 
 /// `choro match`'s options alone, to read a part file's settings back.
@@ -281,8 +285,8 @@ pub fn config(a: &MatchArgs) -> Result<MatchConfig, String> {
 }
 
 /// The words after `choro match` without those that only say where this
-/// run writes (`--job`, `--out`, `--records`, `--json`, `--quiet`): the
-/// settings every part of a run shares.
+/// run writes (`--job`, `--out`, `--records`, `--json`, `--quiet`,
+/// `--dry-run`): the settings every part of a run shares.
 fn settings_args() -> Vec<String> {
     let mut out = Vec::new();
     let mut args = std::env::args().skip_while(|a| a != "match").skip(1);
@@ -292,7 +296,7 @@ fn settings_args() -> Vec<String> {
             "--job" | "--out" | "--records" | "--json" if !a.contains('=') => {
                 args.next();
             }
-            "--job" | "--out" | "--records" | "--json" | "--quiet" => {}
+            "--job" | "--out" | "--records" | "--json" | "--quiet" | "--dry-run" => {}
             _ => out.push(a),
         }
     }
@@ -329,17 +333,11 @@ pub fn sprt_stop(d: SprtDecision) -> String {
     )
 }
 
-/// `choro merge` of a match's parts: the match's own games and tally, fed
-/// the parts' games in the order of their numbers (stopping where the SPRT
-/// decides, as a match played one game at a time would), and the match's
-/// own report. `json` gives the JSON summary instead.
-pub fn merge_parts(
-    parts: &[crate::parts::Part],
-    json: bool,
-    emit: &mut dyn FnMut(String),
-) -> Result<(), String> {
+/// A part's match settings read back: the words of its command line, as
+/// `choro match` reads them.
+fn part_args(settings: &serde_json::Value) -> Result<MatchArgs, String> {
     use clap::Parser;
-    let words: Vec<String> = parts[0].header["settings"]["args"]
+    let words: Vec<String> = settings["args"]
         .as_array()
         .ok_or("the header has no match settings")?
         .iter()
@@ -351,7 +349,132 @@ pub fn merge_parts(
         .collect::<Result<_, _>>()?;
     let line = MatchLine::try_parse_from(std::iter::once("choro match".to_string()).chain(words))
         .map_err(|e| format!("the parts' match settings: {}", e.to_string().trim()))?;
-    let cfg = config(&line.args)?;
+    Ok(line.args)
+}
+
+/// What decides a match's games, option by option, as `(option, value)`:
+/// everything but `--concurrency` (how many games run at once changes no
+/// game) and where the output goes. Defaults are filled in, so a part that
+/// spells out a default agrees with one that leaves it out.
+fn meaning(cfg: &MatchConfig) -> Vec<(String, String)> {
+    let ms = |d: Duration| format!("{} ms", d.as_millis());
+    let s = &cfg.settings;
+    let mut v = vec![("engines".to_string(), cfg.engines.len().to_string())];
+    for (i, e) in cfg.engines.iter().enumerate() {
+        let mut words = vec![format!("name={}", e.name), format!("cmd={}", e.cmd)];
+        words.extend(e.args.iter().map(|a| format!("arg={a}")));
+        words.push(format!(
+            "proto={}",
+            match e.proto {
+                super::engine::Proto::Ugi => "ugi",
+                super::engine::Proto::Uci => "uci",
+            }
+        ));
+        words.extend(e.options.iter().map(|(k, x)| format!("option.{k}={x}")));
+        v.push((
+            format!("--engine (the {})", ordinal(i + 1)),
+            words.join(" "),
+        ));
+    }
+    v.push(("--gauntlet".into(), cfg.gauntlet.to_string()));
+    v.push(("--games".into(), cfg.games.to_string()));
+    v.push(("--variant".into(), s.variant.name().to_string()));
+    v.push(("--columns".into(), s.columns.to_string()));
+    v.push(("--opening".into(), s.opening.name().to_string()));
+    match &cfg.openings {
+        OpeningPlan::File { path, positions } => {
+            let list: Vec<String> = positions
+                .iter()
+                .map(|(line, p)| format!("{line}: {p}"))
+                .collect();
+            v.push((
+                "--openings".into(),
+                format!("{path} ({} positions)", positions.len()),
+            ));
+            v.push(("the positions of --openings".into(), list.join("; ")));
+        }
+        OpeningPlan::Random { plies, seed, race } => {
+            v.push(("--openings".into(), "none (random openings)".into()));
+            v.push(("--random-plies".into(), plies.to_string()));
+            v.push(("--random-blind".into(), race.to_string()));
+            v.push(("--seed".into(), seed.to_string()));
+        }
+    }
+    let l = &s.limits;
+    let or_none = |o: Option<String>| o.unwrap_or_else(|| "none".into());
+    v.push(("--tc".into(), or_none(l.tc.map(|t| t.to_string()))));
+    v.push(("--movetime".into(), or_none(l.movetime.map(ms))));
+    v.push(("--depth".into(), or_none(l.depth.map(|d| d.to_string()))));
+    v.push(("--nodes".into(), or_none(l.nodes.map(|n| n.to_string()))));
+    v.push(("--margin".into(), ms(s.margin)));
+    v.push(("--move-timeout".into(), ms(s.move_timeout)));
+    v.push(("--start-timeout".into(), ms(s.start_timeout)));
+    v.push(("--stop-grace".into(), ms(s.stop_grace)));
+    v.push(("--draw-plies".into(), s.draw_plies.to_string()));
+    v.push((
+        "--sprt".into(),
+        or_none(cfg.sprt.map(|p| {
+            format!(
+                "elo0={} elo1={} alpha={} beta={}",
+                p.elo0, p.elo1, p.alpha, p.beta
+            )
+        })),
+    ));
+    v
+}
+
+fn ordinal(n: usize) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
+/// The first option by which two parts' match settings differ in meaning,
+/// as `--seed (4 against 3)`; none when they play the same games.
+pub fn settings_difference(a: &serde_json::Value, b: &serde_json::Value) -> Option<String> {
+    let cfg = |s: &serde_json::Value| part_args(s).and_then(|a| config(&a));
+    let (ca, cb) = match (cfg(a), cfg(b)) {
+        (Ok(ca), Ok(cb)) => (ca, cb),
+        (Err(e), _) | (_, Err(e)) => return Some(format!("settings that cannot be read ({e})")),
+    };
+    let (ma, mb) = (meaning(&ca), meaning(&cb));
+    ma.iter().zip(&mb).find(|(x, y)| x != y).map(|(x, y)| {
+        if x.0 == y.0 {
+            format!(
+                "{} ({} against {})",
+                x.0,
+                crate::one_line(&x.1, 100),
+                crate::one_line(&y.1, 100)
+            )
+        } else {
+            // Lists of different shapes (other engines, another openings
+            // plan): the first option where they part.
+            format!("{} against {}", x.0, y.0)
+        }
+    })
+}
+
+/// `choro merge` of a match's parts: the match's own games and tally, fed
+/// the parts' games in the order of their numbers (stopping where the SPRT
+/// decides, as a match played one game at a time would), and the match's
+/// own report. `json` gives the JSON summary instead.
+pub fn merge_parts(
+    parts: &[crate::parts::Part],
+    json: bool,
+    emit: &mut dyn FnMut(String),
+) -> Result<(), String> {
+    let mut cfg = config(&part_args(&parts[0].header["settings"])?)?;
+    // The parts may have run different numbers of games at once (which
+    // changes no game); the report gives the most any part ran.
+    for part in &parts[1..] {
+        let c = config(&part_args(&part.header["settings"])?)?;
+        cfg.concurrency = cfg.concurrency.max(c.concurrency);
+    }
     let pairings = scheduler::pairings(cfg.engines.len(), cfg.gauntlet);
     let jobs = scheduler::jobs(&cfg, &pairings)?;
     let pairs = jobs.last().map_or(0, |j| j.pair as usize);
@@ -393,10 +516,32 @@ pub fn merge_parts(
                 serde_json::Value::Null => None,
                 v => Some(engine(v).ok_or_else(|| at(format!("bad engine {v}")))?),
             };
-            let plies = r["moves"]
+            let moves: Vec<&str> = r["moves"]
                 .as_array()
                 .ok_or_else(|| at("no moves".into()))?
-                .len() as u64;
+                .iter()
+                .map(|m| m.as_str().ok_or_else(|| at(format!("bad move {m}"))))
+                .collect::<Result<_, _>>()?;
+            // The result is re-derived from the moves, as `choro replay`
+            // does from a record: a part's word is not taken for it.
+            let game = replay::play_moves(
+                job.opening.pos,
+                cfg.settings.draw_plies,
+                moves.iter().map(|m| (*m, None)),
+            )
+            .and_then(|game| replay::check_end(&game, result, reason, None).map(|()| game))
+            .map_err(|e| at(format!("the moves do not give its result: {e}")))?;
+            let loser = reason
+                .is_failure()
+                .then(|| job.engines[game.position().side_to_move().index()]);
+            if failed != loser {
+                return Err(at(format!(
+                    "\"failed\" is {} but the engine that lost by {reason} is {}",
+                    r["failed"],
+                    loser.map_or("none".to_string(), |e| names[e].clone())
+                )));
+            }
+            let plies = moves.len() as u64;
             if games[g - 1]
                 .replace((result, reason, failed, plies))
                 .is_some()
@@ -453,6 +598,25 @@ pub fn match_main(a: &MatchArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if a.dry_run {
+        return match scheduler::check(&cfg) {
+            Ok((pairings, jobs)) => {
+                println!(
+                    "match: {} games would be played{} ({} pairing{}); every engine started \
+                     and took its options; nothing played (--dry-run)",
+                    jobs.len(),
+                    cfg.part.map_or(String::new(), |k| format!(" in part {k}")),
+                    pairings.len(),
+                    if pairings.len() == 1 { "" } else { "s" },
+                );
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("choro match: {e}");
+                ExitCode::from(2)
+            }
+        };
+    }
     let mut records = match &a.records {
         Some(p) => match File::create(p) {
             Ok(f) => Some(f),

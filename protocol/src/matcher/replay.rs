@@ -3,7 +3,7 @@
 
 use super::record::{parse_records, GameResult, Reason, Record};
 use choro_engine::rules::DEFAULT_DRAW_PLIES;
-use choro_engine::{Game, MoveError, Opening, Position};
+use choro_engine::{Game, MoveError, Opening, Position, Side};
 use std::collections::BTreeMap;
 
 /// What a record that checks out says.
@@ -74,38 +74,76 @@ pub fn verify(r: &Record) -> Result<Verified, String> {
         ));
     }
 
+    let game = play_moves(
+        start,
+        draw_plies,
+        r.moves
+            .iter()
+            .map(|m| (m.mv.as_str(), Some((m.ply, m.side)))),
+    )?;
+    check_end(&game, result, reason, r.tag("BadMove"))?;
+    if let Some(p) = r.tag("Plies") {
+        if p.parse::<usize>().ok() != Some(r.moves.len()) {
+            return Err(format!("[Plies \"{p}\"] but {} moves", r.moves.len()));
+        }
+    }
+    Ok(Verified {
+        result,
+        reason,
+        plies: r.moves.len(),
+    })
+}
+
+/// Re-play `moves` from `start` with the rules (and the ply cap
+/// `draw_plies`); each move may carry the ply and the side written for it,
+/// which must be the position's. The game at the end, or what went wrong.
+pub fn play_moves<'a>(
+    start: Position,
+    draw_plies: u32,
+    moves: impl IntoIterator<Item = (&'a str, Option<(u32, Side)>)>,
+) -> Result<Game, String> {
     let mut game = Game::new(start).with_draw_plies(draw_plies);
-    for (i, m) in r.moves.iter().enumerate() {
+    for (i, (word, written)) in moves.into_iter().enumerate() {
         let n = i + 1;
+        // Quoted clipped: a record or part file may hold anything.
+        let mv = crate::clip(word);
         if let Some(o) = game.outcome() {
-            return Err(format!(
-                "move {n} '{}': the game was already over ({o})",
-                m.mv
-            ));
+            return Err(format!("move {n} '{mv}': the game was already over ({o})"));
         }
         let pos = game.position();
-        if m.ply != pos.ply() {
-            return Err(format!(
-                "move {n} '{}': written at ply {} but the position is at ply {}",
-                m.mv,
-                m.ply,
-                pos.ply()
-            ));
+        if let Some((ply, side)) = written {
+            if ply != pos.ply() {
+                return Err(format!(
+                    "move {n} '{mv}': written at ply {ply} but the position is at ply {}",
+                    pos.ply()
+                ));
+            }
+            if side != pos.side_to_move() {
+                return Err(format!(
+                    "move {n} '{mv}': written for {side} but {} is to move",
+                    pos.side_to_move()
+                ));
+            }
         }
-        if m.side != pos.side_to_move() {
-            return Err(format!(
-                "move {n} '{}': written for {} but {} is to move",
-                m.mv,
-                m.side,
-                pos.side_to_move()
-            ));
-        }
-        game.play_str(&m.mv)
-            .map_err(|e| format!("move {n} '{}': {e}", m.mv))?;
+        game.play_str(word)
+            .map_err(|e| format!("move {n} '{mv}': {e}"))?;
     }
+    Ok(game)
+}
 
+/// Whether a game re-played to its last move ends as `result` and `reason`
+/// say: a rules' end must be the rules' own result; a referee's verdict (an
+/// engine's failure) must come while the game goes on and be a loss for the
+/// side to move. `bad_move`, when given, is checked against the reason.
+pub fn check_end(
+    game: &Game,
+    result: GameResult,
+    reason: Reason,
+    bad_move: Option<&str>,
+) -> Result<(), String> {
     let outcome = game.outcome();
     let side = game.position().side_to_move();
+    let plies = game.position().ply();
     if reason.is_failure() {
         if let Some(o) = outcome {
             return Err(format!(
@@ -118,14 +156,13 @@ pub fn verify(r: &Record) -> Result<Verified, String> {
                 result.token()
             ));
         }
-        if let Some(bad) = r.tag("BadMove") {
+        if let Some(bad) = bad_move {
             check_bad_move(game.position(), reason, bad)?;
         }
     } else {
         let Some(o) = outcome else {
             return Err(format!(
-                "[Reason \"{reason}\"] but the game is not over after {} moves",
-                r.moves.len()
+                "[Reason \"{reason}\"] but the game is not over at ply {plies}"
             ));
         };
         if Reason::of_outcome(o) != reason || GameResult::of_outcome(o) != result {
@@ -137,16 +174,7 @@ pub fn verify(r: &Record) -> Result<Verified, String> {
             ));
         }
     }
-    if let Some(p) = r.tag("Plies") {
-        if p.parse::<usize>().ok() != Some(r.moves.len()) {
-            return Err(format!("[Plies \"{p}\"] but {} moves", r.moves.len()));
-        }
-    }
-    Ok(Verified {
-        result,
-        reason,
-        plies: r.moves.len(),
-    })
+    Ok(())
 }
 
 /// The refused move must really be refused, and for the stated reason.

@@ -28,8 +28,9 @@ pub struct MatchConfig {
     pub settings: Settings,
     pub openings: OpeningPlan,
     pub concurrency: usize,
-    /// Only for a match of one pairing; stops when a bound is crossed
-    /// (not in a part: `choro merge` applies it to the games in order).
+    /// Only for a match of one pairing; stops after the first complete game
+    /// pair, in the order of the schedule, whose LLR crosses a bound (not in
+    /// a part: `choro merge` applies the same rule to the parts' games).
     pub sprt: Option<Sprt>,
     /// Play only this part of the game pairs (`--job K/N`).
     pub part: Option<Job>,
@@ -126,13 +127,17 @@ impl Tally {
         }
         *t.reasons.entry(reason).or_default() += 1;
         match t.pending.remove(&job.pair) {
-            Some(other) => t.penta.add(other, score),
+            Some(other) => {
+                t.penta.add(other, score);
+                // The SPRT is judged on complete pairs only: its standing
+                // changes when a pair completes, and only then.
+                if let Some(s) = &mut self.sprt {
+                    (s.llr, s.decision) = s.sprt.assess(&self.per_pairing[0].penta);
+                }
+            }
             None => {
                 t.pending.insert(job.pair, score);
             }
-        }
-        if let Some(s) = &mut self.sprt {
-            (s.llr, s.decision) = s.sprt.assess(&self.per_pairing[0].penta);
         }
     }
 
@@ -174,13 +179,11 @@ pub fn pairings(engines: usize, gauntlet: bool) -> Vec<Pairing> {
     v
 }
 
-/// Check the configuration, start every engine once (handshake and the
-/// options the user named), then play. `on_game` sees every finished game
-/// with the tally after it; an error from it stops the match.
-pub fn run(
-    cfg: &MatchConfig,
-    on_game: &mut dyn FnMut(&Played, &Tally) -> Result<(), String>,
-) -> Result<MatchSummary, String> {
+/// Check the configuration and start every engine once (handshake and the
+/// options the user named): the pairings and the games this run would play
+/// (a part's only), or why it cannot start. `choro match --dry-run` stops
+/// here.
+pub fn check(cfg: &MatchConfig) -> Result<(Vec<Pairing>, Vec<GameJob>), String> {
     let n = cfg.engines.len();
     if n < 2 {
         return Err("a match needs at least two engines".into());
@@ -227,7 +230,17 @@ pub fn run(
         }
         None => all,
     };
+    Ok((pairings, jobs))
+}
 
+/// Check the match (`check`), then play. `on_game` sees every game counted,
+/// in the order of the schedule (game numbers), with the tally after it; an
+/// error from it stops the match.
+pub fn run(
+    cfg: &MatchConfig,
+    on_game: &mut dyn FnMut(&Played, &Tally) -> Result<(), String>,
+) -> Result<MatchSummary, String> {
+    let (pairings, jobs) = check(cfg)?;
     let mut tally = empty_tally(cfg, pairings, jobs.len() as u64);
     if cfg.part.is_some() {
         tally.sprt = None;
@@ -239,7 +252,7 @@ pub fn run(
     let jobs = &jobs;
 
     thread::scope(|scope| -> Result<(), String> {
-        let (tx, rx) = mpsc::channel::<Played>();
+        let (tx, rx) = mpsc::channel::<(usize, Played)>();
         for w in 0..workers {
             let tx = tx.clone();
             let (next, stop) = (&next, &stop);
@@ -247,11 +260,11 @@ pub fn run(
                 .name(format!("match-worker-{w}"))
                 .spawn_scoped(scope, move || {
                     let mut slots: Vec<Slot> = cfg.engines.iter().cloned().map(Slot::new).collect();
-                    while !stop.load(Ordering::Relaxed) {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
+                    while !stop.load(Ordering::SeqCst) {
+                        let i = next.fetch_add(1, Ordering::SeqCst);
                         let Some(job) = jobs.get(i) else { break };
                         let played = referee::play(job.clone(), &mut slots, &cfg.settings);
-                        if tx.send(played).is_err() {
+                        if tx.send((i, played)).is_err() {
                             break;
                         }
                     }
@@ -264,20 +277,42 @@ pub fn run(
                 .map_err(|e| format!("cannot start a worker thread: {e}"))?;
         }
         drop(tx);
-        for played in rx {
-            tally.add(&played);
-            if let Err(e) = on_game(&played, &tally) {
-                stop.store(true, Ordering::Relaxed);
-                stopped_early.get_or_insert(e);
+        // Games are counted in the order of the schedule, not of their
+        // finishing: a game that finishes early waits here for the games
+        // before it. So the tally, the records and the SPRT's stop are the
+        // same whatever the concurrency, and the same as `choro merge`'s of
+        // the parts: the match stops after the first complete pair whose
+        // LLR crosses a bound, and the games after it (already started by
+        // other workers) are not counted.
+        let mut waiting: BTreeMap<usize, Played> = BTreeMap::new();
+        let mut counted = 0;
+        let mut closed = false;
+        for (i, played) in rx {
+            if closed {
                 continue;
             }
-            if let Some(SprtState {
-                decision: Some(d), ..
-            }) = tally.sprt
-            {
-                if !stop.swap(true, Ordering::Relaxed) {
-                    stopped_early = Some(super::cli::sprt_stop(d));
+            waiting.insert(i, played);
+            while let Some(played) = waiting.remove(&counted) {
+                counted += 1;
+                tally.add(&played);
+                if let Err(e) = on_game(&played, &tally) {
+                    stop.store(true, Ordering::SeqCst);
+                    stopped_early.get_or_insert(e);
+                    closed = true;
+                    break;
                 }
+                if let Some(SprtState {
+                    decision: Some(d), ..
+                }) = tally.sprt
+                {
+                    stop.store(true, Ordering::SeqCst);
+                    stopped_early = Some(super::cli::sprt_stop(d));
+                    closed = true;
+                    break;
+                }
+            }
+            if closed {
+                waiting.clear();
             }
         }
         Ok(())
