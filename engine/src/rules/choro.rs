@@ -10,8 +10,7 @@
 
 mod branching;
 mod didinga;
-pub(crate) use branching::generate_as as generate_branching_as;
-pub(crate) use branching::{CHILD_BOARDS, CHILD_FULL, CHILD_HASH};
+pub(crate) use branching::generate as generate_branching;
 pub(crate) use didinga::generate as generate_didinga;
 use didinga::meta_hashes;
 pub(crate) use didinga::run_keys;
@@ -213,7 +212,7 @@ where
         if self.variant == Variant::Didinga {
             didinga::generate(self.pos, self.budget, &mut self.sink)
         } else {
-            branching::generate_as::<_, CHILD_FULL>(self.pos, self.budget, &mut self.sink)
+            branching::generate(self.pos, self.budget, &mut self.sink)
         }
     }
 
@@ -685,31 +684,6 @@ mod tests {
         *x
     }
 
-    /// [`generate_branching_as`] with [`CHILD_BOARDS`] on `p` against the
-    /// specialised generator's listing `fast`.
-    fn check_boards(p: &Position, budget: u32, fast: &Listing) {
-        let mut boards = Vec::new();
-        let stats = generate_branching_as::<_, CHILD_BOARDS>(p, budget, |m, c, i| {
-            boards.push((m.to_string(), *c, i));
-            true
-        });
-        assert_eq!(
-            stats, fast.1,
-            "{p} budget {budget}: CHILD_BOARDS' statistics"
-        );
-        assert_eq!(
-            boards.len(),
-            fast.0.len(),
-            "{p} budget {budget}: CHILD_BOARDS"
-        );
-        for ((m, c, i), (fm, fc, fi)) in boards.iter().zip(&fast.0) {
-            assert!(
-                m == fm && branching::same_boards(fc, c) && i == fi,
-                "{p} budget {budget}: CHILD_BOARDS' {m}"
-            );
-        }
-    }
-
     /// The specialised generator against the general one on `p`: the same
     /// moves in the same order, the same children, per-move figures and
     /// statistics. Returns the moves and adds the statistics to `cuts`.
@@ -718,28 +692,6 @@ mod tests {
         let general = list(p, budget, true);
         assert_eq!(fast.1, general.1, "{p} budget {budget}: statistics");
         assert_eq!(fast.0, general.0, "{p} budget {budget}: moves");
-        // `CHILD_BOARDS` (perft's Acholi last depth): the same moves,
-        // children (what it writes of them), figures and statistics.
-        if p.variant != Variant::Didinga {
-            check_boards(p, budget, &fast);
-        }
-        // `generate_hashes`: the same moves, figures, statistics and hashes.
-        let mut hashes = Vec::new();
-        let stats = p.generate_hashes(budget, |m, c, i| {
-            hashes.push((m.to_string(), c.hash(), i));
-            true
-        });
-        assert_eq!(
-            stats, fast.1,
-            "{p} budget {budget}: generate_hashes' statistics"
-        );
-        assert!(
-            hashes
-                .iter()
-                .cloned()
-                .eq(fast.0.iter().map(|(m, c, i)| (m.clone(), c.hash(), *i))),
-            "{p} budget {budget}: generate_hashes"
-        );
         cuts.add(&fast.1);
         fast.0
     }
