@@ -1,14 +1,17 @@
-//! The rules: one shared sower, one generator for the Choro codes with the
-//! Lango and Acholi specifics in their own modules, Adjiboto, and outcomes.
+//! The rules, a folder per code: `didinga/`, `lango_acholi/`,
+//! `adjiboto/` and `race/` (the simultaneous opening) hold the generator
+//! that `Position::generate` runs; `choro/` holds the plain reference
+//! generator of the three Choro codes, shaped like RULES.md, which those
+//! fast generators are tested against move for move, with a table of where
+//! each clause is written. Outcomes in `outcome`.
 
-mod acholi;
 pub(crate) mod adjiboto;
 pub(crate) mod choro;
-mod lango;
+pub(crate) mod didinga;
+pub(crate) mod lango_acholi;
 mod outcome;
 mod race;
 pub use outcome::DEFAULT_DRAW_PLIES;
-pub(crate) mod sower;
 
 pub use outcome::{DrawReason, Game, Outcome};
 
@@ -147,9 +150,9 @@ impl Position {
         if self.phase.is_simultaneous() {
             race::generate(self, budget, sink)
         } else if self.variant == crate::Variant::Didinga {
-            choro::generate_didinga(self, budget, sink)
+            didinga::generate(self, budget, sink)
         } else if self.variant.is_choro() {
-            choro::generate_branching(self, budget, sink)
+            lango_acholi::generate(self, budget, sink)
         } else {
             adjiboto::generate(self, sink)
         }

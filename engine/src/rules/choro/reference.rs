@@ -1,5 +1,9 @@
-//! Move generation for the three Choro codes: every complete decision path
-//! of a turn (RULINGS 2-7), depth first, with no heap allocation.
+//! The plain reference generator of the three Choro codes (`ChoroGen`):
+//! every complete decision path of a turn (RULINGS 2-7), depth first, with
+//! no heap allocation, written clause by clause (the table in `choro`'s
+//! module says which function holds which). `Position::trace`,
+//! `trace_boards` and `never_ending_paths` run it; the fast generators of
+//! `rules::didinga` and `rules::lango_acholi` are tested against it here.
 //!
 //! The turn runs deterministically from lap end to lap end until it ends or
 //! reaches a decision point (two or more options). Inside a deterministic
@@ -8,16 +12,11 @@
 //! the path; every path is also cut at the lap budget. A cut path is not a
 //! legal move.
 
-mod branching;
-mod didinga;
-pub(crate) use branching::generate as generate_branching;
-pub(crate) use didinga::generate as generate_didinga;
-use didinga::meta_hashes;
-pub(crate) use didinga::run_keys;
-
+use super::keys::{capture_sets, meta_hashes, run_keys};
 use super::sower::{LapKind, Turn, NONE};
-use super::{acholi, lango, Cut, GenStats, LapBoard, LapRecord, MoveInfo};
 use crate::board::{zobrist, Position};
+use crate::rules::lango_acholi::{acholi, lango};
+use crate::rules::{Cut, GenStats, LapBoard, LapRecord, MoveInfo};
 use crate::types::geometry::{self, facing};
 use crate::types::moves::{Move, Token, MAX_TOKENS};
 use crate::types::packed::{Loop, Ring, Ring16};
@@ -62,7 +61,7 @@ pub(crate) struct ChoroGen<'p, F> {
     found_boards: Vec<LapBoard>,
     /// When set, every cut path is recorded: its decisions so far, why, and its laps.
     cuts: Option<Vec<(Move, Cut, u32)>>,
-    /// Key sums of the mover's loop walked round (`didinga::run_keys`).
+    /// Key sums of the mover's loop walked round (`keys::run_keys`).
     keys: &'static [u64; 256],
     /// The mover's hole keys.
     hole_keys: &'static [u64; 32],
@@ -168,7 +167,7 @@ where
         let caps = if pos.variant == Variant::Lango {
             (lango::facing_front(pos.occupied[opp], w), 0)
         } else {
-            let (front, back) = didinga::capture_sets(pos.occupied[opp], w);
+            let (front, back) = capture_sets(pos.occupied[opp], w);
             // Back-row captures only in the opening (until the front row is reached).
             (front, if pos.phase.is_opening() { back } else { 0 })
         };
@@ -210,9 +209,9 @@ where
     #[cfg(test)]
     fn run_all(&mut self) -> GenStats {
         if self.variant == Variant::Didinga {
-            didinga::generate(self.pos, self.budget, &mut self.sink)
+            crate::rules::didinga::generate(self.pos, self.budget, &mut self.sink)
         } else {
-            branching::generate(self.pos, self.budget, &mut self.sink)
+            crate::rules::lango_acholi::generate(self.pos, self.budget, &mut self.sink)
         }
     }
 

@@ -21,13 +21,18 @@
 //! whole state is found again by running the stretch from its start when a
 //! lap's hash equals it.
 //! It lists the same moves, in the same order, with the same children and
-//! statistics as the general generator (`ChoroGen`, the reference its test
-//! compares it with).
+//! statistics as the reference generator (`rules::choro::reference`'s
+//! `ChoroGen`, whose tests compare them). The rules' hole sets are in
+//! `lango` (the facing front hole, the start captures) and `acholi` (the
+//! attack holes), which the reference uses too.
 
-use super::didinga::{capture_sets, meta_pair};
+pub(crate) mod acholi;
+pub(crate) mod lango;
+
 use crate::board::{zobrist, Position};
-use crate::rules::sower::{state_key, LapKind, NONE};
-use crate::rules::{acholi, lango, GenStats, MoveInfo};
+use crate::rules::choro::keys::{capture_sets, meta_pair};
+use crate::rules::choro::sower::{state_key, LapKind, NONE};
+use crate::rules::{GenStats, MoveInfo};
 use crate::types::geometry::{self, facing};
 use crate::types::moves::{Move, Token, MAX_TOKENS};
 use crate::types::packed::{Loop, Loop16, LOOP16_RELAY};
@@ -1790,7 +1795,7 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::choro::didinga::relay_keys;
+    use crate::rules::choro::keys::relay_keys;
     use crate::types::packed::MAX_HAND;
 
     /// Each side's relay table against a plain hole-by-hole sow of every
