@@ -44,14 +44,42 @@ fn children(pos: &Position, budget: u32, stats: &mut GenStats) -> Vec<(Position,
     merged
 }
 
-/// Perft of `pos` to `depth`, the last depth counted from its parents'
-/// children without generating theirs.
-fn walk(pos: &Position, depth: u32, budget: u32, stats: &mut GenStats) -> PerftCount {
-    if depth == 0 {
+/// The children of `pos` counted in bulk: from their hashes alone when no
+/// two are equal (then no two are the same position, and none need be
+/// copied), else merged whole by [`children`].
+fn last_depth(pos: &Position, budget: u32, stats: &mut GenStats) -> PerftCount {
+    let mut hashes = Vec::new();
+    let s = pos.generate(budget, |_, child, _| {
+        hashes.push(child.hash());
+        true
+    });
+    hashes.sort_unstable();
+    if hashes.windows(2).any(|w| w[0] == w[1]) {
+        let merged = children(pos, budget, stats);
         return PerftCount {
-            paths: 1,
-            unique: 1,
+            paths: merged.iter().map(|c| c.1).sum(),
+            unique: merged.len() as u64,
         };
+    }
+    stats.add(&s);
+    // The sink never stops the generator: every child is a move.
+    PerftCount {
+        paths: s.moves,
+        unique: s.moves,
+    }
+}
+
+/// Perft of `pos` to `depth`.
+fn walk(pos: &Position, depth: u32, budget: u32, stats: &mut GenStats) -> PerftCount {
+    match depth {
+        0 => {
+            return PerftCount {
+                paths: 1,
+                unique: 1,
+            }
+        }
+        1 => return last_depth(pos, budget, stats),
+        _ => {}
     }
     let mut total = PerftCount::default();
     for (child, n) in children(pos, budget, stats) {
