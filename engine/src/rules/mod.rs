@@ -1,14 +1,17 @@
-//! The rules: one shared sower, one generator for the Choro codes with the
-//! Lango and Acholi specifics in their own modules, Adjiboto, and outcomes.
+//! The rules, a folder per code: `didinga/`, `lango_acholi/`,
+//! `adjiboto/` and `race/` (the simultaneous opening) hold the generator
+//! that `Position::generate` runs; `choro/` holds the plain reference
+//! generator of the three Choro codes, shaped like RULES.md, which those
+//! fast generators are tested against move for move, with a table of where
+//! each clause is written. Outcomes in `outcome`.
 
-mod acholi;
 pub(crate) mod adjiboto;
 pub(crate) mod choro;
-mod lango;
+pub(crate) mod didinga;
+pub(crate) mod lango_acholi;
 mod outcome;
 mod race;
 pub use outcome::DEFAULT_DRAW_PLIES;
-pub(crate) mod sower;
 
 pub use outcome::{DrawReason, Game, Outcome};
 
@@ -144,39 +147,12 @@ impl Position {
     where
         F: FnMut(&Move, &Position, MoveInfo) -> bool,
     {
-        self.generate_by::<F, { choro::CHILD_FULL }>(budget, sink)
-    }
-
-    /// As [`Position::generate`], for a sink that reads only each child's
-    /// hash and the fields off the board (perft's last depth from the
-    /// hashes): in Lango and Acholi outside the race the children's loops
-    /// and their `occupied` and `movable` masks are not written. (Perft's
-    /// Acholi last depth, which reads the mover's loop and the opponent's
-    /// occupied holes too, calls
-    /// [`choro::generate_branching_as`] with [`choro::CHILD_BOARDS`]
-    /// itself.)
-    pub(crate) fn generate_hashes<F>(&self, budget: u32, sink: F) -> GenStats
-    where
-        F: FnMut(&Move, &Position, MoveInfo) -> bool,
-    {
-        self.generate_by::<F, { choro::CHILD_HASH }>(budget, sink)
-    }
-
-    /// The code's generator: [`Position::generate`], or with `CHILD`
-    /// [`choro::CHILD_HASH`] [`Position::generate_hashes`].
-    #[inline(always)]
-    fn generate_by<F, const CHILD: u8>(&self, budget: u32, sink: F) -> GenStats
-    where
-        F: FnMut(&Move, &Position, MoveInfo) -> bool,
-    {
         if self.phase.is_simultaneous() {
             race::generate(self, budget, sink)
         } else if self.variant == crate::Variant::Didinga {
-            // Straight to Didinga's own generator, without the general
-            // generator's frame.
-            choro::generate_didinga(self, budget, sink)
+            didinga::generate(self, budget, sink)
         } else if self.variant.is_choro() {
-            choro::generate_branching_as::<F, CHILD>(self, budget, sink)
+            lango_acholi::generate(self, budget, sink)
         } else {
             adjiboto::generate(self, sink)
         }

@@ -3,7 +3,6 @@
 
 use super::{GenStats, LapBoard, LapRecord, MoveInfo};
 use crate::board::{zobrist, AdjHistory, Position};
-use crate::perft::PerftCount;
 use crate::types::geometry::{adj_pos, ADJ_HOLES};
 use crate::types::moves::{Move, Token};
 use crate::types::packed::{masks_low16, Loop};
@@ -217,40 +216,12 @@ pub(crate) trait ChildOut {
     /// Whether each slot is a fresh copy of the parent (the side and ply
     /// then written for every move), not the last move's child.
     const FRESH: bool;
-    /// Whether [`ChildOut::keyed`] is wanted: perft hands each child's
-    /// history key to the child's own generation, which then need not
-    /// compute it.
-    const KEYED: bool = false;
     /// Where the next move's child is built: a position equal to the parent
     /// in every field but side, ply, stores, ring, masks, history and hash,
     /// which the generator writes (the side and ply once, unless `FRESH`).
     fn slot(&mut self) -> &mut Position;
-    /// The history key of the child built in the last slot, before its
-    /// [`ChildOut::made`] (only where `KEYED`).
-    #[inline(always)]
-    fn keyed(&mut self, _key: HistKey) {}
     /// The child built in the last slot is reached by `mv`; false stops.
     fn made(&mut self, mv: &Move, info: MoveInfo) -> bool;
-}
-
-/// A position's opening-history term of its hash (`zobrist::hist_key` of
-/// both sides' histories) and what it is the splitmix of: the generator
-/// derives each child's from these, and perft carries a child's to the
-/// child's own generation.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct HistKey {
-    input: u64,
-    key: u64,
-}
-
-impl HistKey {
-    pub(crate) fn of(pos: &Position) -> HistKey {
-        let input = zobrist::hist_input([pos.hist[0].0, pos.hist[1].0]);
-        HistKey {
-            input,
-            key: zobrist::hist_key_of_input(input),
-        }
-    }
 }
 
 /// [`ChildOut`] for [`generate`]: one child aside, rewritten by each move
@@ -287,13 +258,6 @@ where
     )
 }
 
-/// [`generate`], each move's child built where `out` says (the searchers'
-/// children list writes it straight into the list).
-#[inline(always)]
-pub(crate) fn generate_into<C: ChildOut>(pos: &Position, out: &mut C) -> GenStats {
-    generate_keyed(pos, None, out)
-}
-
 /// What a move of side `s`, whose history is `hist` (its bits), does to
 /// that history and to the history key's input.
 #[derive(Clone, Copy)]
@@ -325,11 +289,10 @@ fn hist_step(hist: u32, s: usize) -> HistStep {
     }
 }
 
-/// [`generate_into`] with the history key of `pos` known where `key` is
-/// `Some` (it is then `HistKey::of(pos)`).
+/// [`generate`], each move's child built where `out` says (the searchers'
+/// children list writes it straight into the list).
 #[inline(always)]
-fn generate_keyed<C: ChildOut>(pos: &Position, key: Option<HistKey>, out: &mut C) -> GenStats {
-    debug_assert!(key.is_none_or(|k| k == HistKey::of(pos)));
+pub(crate) fn generate_into<C: ChildOut>(pos: &Position, out: &mut C) -> GenStats {
     let s = pos.side.index();
     let first_move = pos.hist[0].is_empty() && pos.hist[1].is_empty();
     // The child's hash is the parent's, moved by the lap, the captures and
@@ -353,15 +316,12 @@ fn generate_keyed<C: ChildOut>(pos: &Position, key: Option<HistKey>, out: &mut C
         entry,
     } = hist_step(hist, s);
     debug_assert!(!grows || (hist & AdjHistory::ENTRIES) >> slot == 0);
-    let input0 = match key {
-        Some(k) => k.input,
-        None => zobrist::hist_input([pos.hist[0].0, pos.hist[1].0]),
-    };
+    let input0 = zobrist::hist_input([pos.hist[0].0, pos.hist[1].0]);
     let others = input0 ^ swap;
-    let hist0 = match key {
-        Some(k) => k.key,
-        None if grows || C::KEYED => zobrist::hist_key_of_input(input0),
-        None => 0,
+    let hist0 = if grows {
+        zobrist::hist_key_of_input(input0)
+    } else {
+        0
     };
     let ring0 = pos.loops[0].low16();
     let counts = ring0.to_le_bytes();
@@ -411,16 +371,11 @@ fn generate_keyed<C: ChildOut>(pos: &Position, key: Option<HistKey>, out: &mut C
         }
         child.loops[0] = Loop::from_low16(ring);
         (child.occupied[0], child.movable[0]) = masks_low16(ring);
-        let mut child_key = HistKey {
-            input: input0,
-            key: hist0,
-        };
         if grows {
             let h = next_hist | (n as u32) << slot | 1 << (AdjHistory::PLAYED - 1 + n as u32);
             child.hist[s] = AdjHistory(h);
-            child_key.input = others ^ (n as u64) << entry;
-            child_key.key = zobrist::hist_key_of_input(child_key.input);
-            hash = hash.wrapping_add(child_key.key).wrapping_sub(hist0);
+            let key = zobrist::hist_key_of_input(others ^ (n as u64) << entry);
+            hash = hash.wrapping_add(key).wrapping_sub(hist0);
         }
         child.hash = hash;
         debug_assert_eq!(child.hist[s], pos.hist[s].push(n));
@@ -443,9 +398,6 @@ fn generate_keyed<C: ChildOut>(pos: &Position, key: Option<HistKey>, out: &mut C
             laps: 1,
             drops: hand as u32,
         };
-        if C::KEYED {
-            out.keyed(child_key);
-        }
         if !out.made(&mv, info) {
             break;
         }
@@ -456,380 +408,6 @@ fn generate_keyed<C: ChildOut>(pos: &Position, key: Option<HistKey>, out: &mut C
         drops,
         ..GenStats::default()
     }
-}
-
-/// The most moves an Adjiboto position has: one a hole of the mover's.
-const MOST_MOVES: usize = 5;
-
-/// Perft of `pos` to `depth` (at least 1), its children not merged with
-/// each other (as `perft::walk` counts a node: `paths` every legal move as
-/// enumerated, `unique` the children merged by resulting position at every
-/// node below); what the generator did is added to `stats`.
-pub(crate) fn perft(pos: &Position, depth: u32, stats: &mut GenStats) -> PerftCount {
-    debug_assert!(depth >= 1);
-    if depth == 2 {
-        return twig(pos, HistKey::of(pos), stats);
-    }
-    // One child slot a depth (the last of which `twig` leaves unused).
-    // Every field the generator does not write is the same in every
-    // position of the perft, the histories but for the mover's when it
-    // grows: `node` writes both each node.
-    let mut slots = vec![*pos; depth as usize - 1];
-    node(pos, HistKey::of(pos), &mut slots, stats)
-}
-
-/// [`perft`] of `pos`, whose history key is `key`, to the depth of one more
-/// than its child slots `slots` (one a depth below it); the nodes two above
-/// the last depth are walked by [`twig`].
-fn node(pos: &Position, key: HistKey, slots: &mut [Position], stats: &mut GenStats) -> PerftCount {
-    let Some((slot, rest)) = slots.split_first_mut() else {
-        return leaves(pos, key, stats);
-    };
-    slot.hist = pos.hist;
-    // The children walked: hash, paths below and index in generation
-    // order; `walked` of them, of `made` children. A child whose hash is
-    // that of a child walked before it is compared whole with that one,
-    // made again, and if they are the same position it adds that one's
-    // paths and nothing to the unique count, as `perft::children` would
-    // have merged them.
-    let mut hashes = [0u64; MOST_MOVES];
-    let mut below = [0u64; MOST_MOVES];
-    let mut index = [0u8; MOST_MOVES];
-    let (mut walked, mut made) = (0usize, 0u8);
-    let mut total = PerftCount::default();
-    let mut out = Keyed {
-        child: slot,
-        key,
-        sink: |child: &Position, key| {
-            debug_assert!(Position {
-                side: child.side,
-                ply: child.ply,
-                stores: child.stores,
-                loops: [child.loops[0], pos.loops[1]],
-                occupied: [child.occupied[0], pos.occupied[1]],
-                movable: [child.movable[0], pos.movable[1]],
-                hist: child.hist,
-                hash: child.hash,
-                ..*pos
-            }
-            .eq(child));
-            let (h, w, i) = (child.hash, walked, made);
-            made += 1;
-            if hashes[..w].contains(&h) {
-                if let Some(paths) =
-                    walked_before(pos, &hashes[..w], &below[..w], &index[..w], child)
-                {
-                    total.paths += paths;
-                    return true;
-                }
-            }
-            let c = if rest.len() == 1 {
-                twig(child, key, stats)
-            } else {
-                node(child, key, rest, stats)
-            };
-            hashes[w] = h;
-            below[w] = c.paths;
-            index[w] = i;
-            walked = w + 1;
-            total.paths += c.paths;
-            total.unique += c.unique;
-            true
-        },
-    };
-    let s = generate_keyed(pos, Some(key), &mut out);
-    stats.add(&s);
-    total
-}
-
-/// [`perft`] at depth 2 of `pos`, whose history key is `key`. Each child
-/// is made as [`generate_into`] makes it (its ring, stores, history key and
-/// hash) but kept in locals, not written to a position, and its own
-/// children are made from those with what all their generations share (the
-/// other side's terms and history: a move does not change the history of
-/// the side that moves next) set up once for the node: each child's
-/// generation pays only for its ring, hash, stores and key. The children
-/// and theirs are counted as [`node`] and [`leaves`] count them; a child
-/// whose hash is an earlier child's sends the whole node to [`node`], and
-/// a child whose children's hashes are not all distinct is made again and
-/// its children compared whole. In debug builds every child's and
-/// grandchild's hash, the counts and the statistics are compared with the
-/// general generator's.
-#[inline(never)]
-fn twig(pos: &Position, key: HistKey, stats: &mut GenStats) -> PerftCount {
-    let s = pos.side.index();
-    let first_move = pos.hist[0].is_empty() && pos.hist[1].is_empty();
-    // The generation of `pos`, as in `generate_keyed`.
-    let base = pos
-        .hash
-        .wrapping_add(zobrist::SIDE[1 - s])
-        .wrapping_sub(zobrist::SIDE[s]);
-    let HistStep {
-        grows, swap, entry, ..
-    } = hist_step(pos.hist[s].0, s);
-    let others = key.input ^ swap;
-    let ring0 = pos.loops[0].low16();
-    let counts = ring0.to_le_bytes();
-    let (stores_at, step) = (zobrist::stores_index(pos.stores), zobrist::STORES_STEP[s]);
-    // What the children's generations share: the other side moves, with
-    // its history as in `pos`, and none is the game's first move.
-    let other = pos.side.other();
-    let t = other.index();
-    let hist_t = pos.hist[t].0;
-    let played_t = hist_t >> AdjHistory::PLAYED;
-    let HistStep {
-        grows: grows_t,
-        swap: swap_t,
-        entry: entry_t,
-        ..
-    } = hist_step(hist_t, t);
-    let step_t = zobrist::STORES_STEP[t];
-    let side_t = zobrist::SIDE[s].wrapping_sub(zobrist::SIDE[t]);
-    // (Eight slots, so that an index masked by 7 needs no bounds check.)
-    let mut hashes = [0u64; 8];
-    let (mut made, mut moves, mut drops) = (0usize, 0u64, 0u64);
-    #[cfg(debug_assertions)]
-    let mut trail = Vec::new();
-    let mut total = PerftCount::default();
-    let mut m = playable(pos);
-    while m != 0 {
-        let n = m.trailing_zeros() as u8 + 1;
-        m &= m - 1;
-        let h = adj_pos(pos.side, n);
-        let hand = counts[h as usize];
-        let lap = &LAPS[h as usize][hand as usize];
-        let mut ring = ring0.wrapping_add(lap.add);
-        let mut hash = base.wrapping_add(lap.hash);
-        let mut at = stores_at;
-        if !first_move && lap.may_capture(&counts) {
-            let mut taken = 0u8;
-            let mut bytes = ring.to_le_bytes();
-            capture_run(&mut bytes, lap.next as usize, |j, c| {
-                taken += c;
-                hash = hash.wrapping_sub((c as u64).wrapping_mul(zobrist::HOLE[0][j]));
-            });
-            ring = u128::from_le_bytes(bytes);
-            at = stores_at + taken as usize * step;
-            hash = hash
-                .wrapping_add(zobrist::stores_key_at(at))
-                .wrapping_sub(zobrist::stores_key_at(stores_at));
-        }
-        let (mut input, mut hist_key) = (key.input, key.key);
-        if grows {
-            input = others ^ (n as u64) << entry;
-            hist_key = zobrist::hist_key_of_input(input);
-            hash = hash.wrapping_add(hist_key).wrapping_sub(key.key);
-        }
-        if hashes[..made].contains(&hash) {
-            return twig_merged(pos, key, stats);
-        }
-        hashes[made & 7] = hash;
-        made += 1;
-        #[cfg(debug_assertions)]
-        trail.push(hash);
-        drops += hand as u64;
-        // The child's generation.
-        let counts = ring.to_le_bytes();
-        let mut m = {
-            let movable = (masks_low16(ring).1 >> (5 * t)) & 0x1f;
-            let fresh = movable & !played_t;
-            if grows_t && fresh != 0 {
-                fresh
-            } else {
-                movable
-            }
-        };
-        let base = hash.wrapping_add(side_t);
-        let others = input ^ swap_t;
-        let mut leaf = [0u64; 8];
-        let mut k = 0;
-        while m != 0 {
-            let n = m.trailing_zeros() as u8 + 1;
-            m &= m - 1;
-            let h = adj_pos(other, n);
-            let hand = counts[h as usize];
-            let lap = &LAPS[h as usize][hand as usize];
-            let mut hash = base.wrapping_add(lap.hash);
-            if lap.may_capture(&counts) {
-                let mut taken = 0u8;
-                let mut bytes = ring.wrapping_add(lap.add).to_le_bytes();
-                capture_run(&mut bytes, lap.next as usize, |j, c| {
-                    taken += c;
-                    hash = hash.wrapping_sub((c as u64).wrapping_mul(zobrist::HOLE[0][j]));
-                });
-                hash = hash
-                    .wrapping_add(zobrist::stores_key_at(at + taken as usize * step_t))
-                    .wrapping_sub(zobrist::stores_key_at(at));
-            }
-            if grows_t {
-                let key = zobrist::hist_key_of_input(others ^ (n as u64) << entry_t);
-                hash = hash.wrapping_add(key).wrapping_sub(hist_key);
-            }
-            leaf[k & 7] = hash;
-            k += 1;
-            #[cfg(debug_assertions)]
-            trail.push(hash);
-            drops += hand as u64;
-        }
-        moves += k as u64;
-        total.paths += k as u64;
-        total.unique += if (1..k).all(|r| !leaf[..r].contains(&leaf[r])) {
-            k as u64
-        } else {
-            leaves_merged(&nth_child(pos, made - 1))
-        };
-    }
-    moves += made as u64;
-    let s = GenStats {
-        moves,
-        laps: moves,
-        drops,
-        ..GenStats::default()
-    };
-    #[cfg(debug_assertions)]
-    {
-        let mut general = GenStats::default();
-        let count = node(pos, key, &mut [*pos], &mut general);
-        debug_assert_eq!((count, general), (total, s));
-        let mut expect = Vec::new();
-        generate(pos, |_, c, _| {
-            expect.push(c.hash);
-            generate(c, |_, g, _| {
-                expect.push(g.hash);
-                true
-            });
-            true
-        });
-        debug_assert_eq!(trail, expect);
-    }
-    stats.add(&s);
-    total
-}
-
-/// [`twig`] of a node two of whose children have the same hash: the
-/// general walk.
-#[cold]
-#[inline(never)]
-fn twig_merged(pos: &Position, key: HistKey, stats: &mut GenStats) -> PerftCount {
-    node(pos, key, &mut [*pos], stats)
-}
-
-/// The child of `pos` made by its move number `i` (from 0, in generation
-/// order).
-#[cold]
-#[inline(never)]
-fn nth_child(pos: &Position, i: usize) -> Position {
-    let (mut k, mut child) = (0, *pos);
-    generate(pos, |_, c, _| {
-        if k < i {
-            k += 1;
-            return true;
-        }
-        child = *c;
-        false
-    });
-    debug_assert_eq!(k, i);
-    child
-}
-
-/// [`ChildOut`] for [`node`]: one child in the depth's slot, rewritten by
-/// each move, handed to the sink with its history key (every field the
-/// generator does not write is the parent's: the slot's are those of every
-/// position of the perft, and `node` writes the histories).
-struct Keyed<'c, F> {
-    child: &'c mut Position,
-    /// The last child's history key.
-    key: HistKey,
-    sink: F,
-}
-
-impl<F: FnMut(&Position, HistKey) -> bool> ChildOut for Keyed<'_, F> {
-    const FRESH: bool = false;
-    const KEYED: bool = true;
-    #[inline(always)]
-    fn slot(&mut self) -> &mut Position {
-        self.child
-    }
-    #[inline(always)]
-    fn keyed(&mut self, key: HistKey) {
-        self.key = key;
-    }
-    #[inline(always)]
-    fn made(&mut self, _: &Move, _: MoveInfo) -> bool {
-        (self.sink)(self.child, self.key)
-    }
-}
-
-/// The paths below the child of `pos` walked before (of hashes `hashes`,
-/// paths `below` and generation indices `index`) that is the same position
-/// as `child`, if there is one.
-#[cold]
-fn walked_before(
-    pos: &Position,
-    hashes: &[u64],
-    below: &[u64],
-    index: &[u8],
-    child: &Position,
-) -> Option<u64> {
-    (0..hashes.len())
-        .filter(|&w| hashes[w] == child.hash)
-        .find(|&w| {
-            let mut k = 0;
-            let mut same = false;
-            generate(pos, |_, p, _| {
-                if k < index[w] {
-                    k += 1;
-                    return true;
-                }
-                same = p.same_state(child);
-                false
-            });
-            same
-        })
-        .map(|w| below[w])
-}
-
-/// [`perft`] at depth 1: the children counted from their hashes alone when
-/// no two are equal (then no two children are the same position); else
-/// made again and compared whole.
-fn leaves(pos: &Position, key: HistKey, stats: &mut GenStats) -> PerftCount {
-    let mut child = *pos;
-    let mut hashes = [0u64; MOST_MOVES];
-    let mut n = 0;
-    let mut out = Aside {
-        child: &mut child,
-        sink: |_: &Move, c: &Position, _| {
-            hashes[n] = c.hash;
-            n += 1;
-            true
-        },
-    };
-    let s = generate_keyed(pos, Some(key), &mut out);
-    stats.add(&s);
-    let distinct = (1..n).all(|r| !hashes[..r].contains(&hashes[r]));
-    PerftCount {
-        paths: n as u64,
-        unique: if distinct {
-            n as u64
-        } else {
-            leaves_merged(pos)
-        },
-    }
-}
-
-/// The number of distinct children of `pos`, compared whole.
-#[cold]
-fn leaves_merged(pos: &Position) -> u64 {
-    let mut kept = [*pos; MOST_MOVES];
-    let mut n = 0;
-    generate(pos, |_, child, _| {
-        if !kept[..n].iter().any(|c| c.same_state(child)) {
-            kept[n] = *child;
-            n += 1;
-        }
-        true
-    });
-    n as u64
 }
 
 /// The one lap of Adjiboto move `m`, with the ring it leaves before the

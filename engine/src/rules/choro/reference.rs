@@ -1,5 +1,9 @@
-//! Move generation for the three Choro codes: every complete decision path
-//! of a turn (RULINGS 2-7), depth first, with no heap allocation.
+//! The plain reference generator of the three Choro codes (`ChoroGen`):
+//! every complete decision path of a turn (RULINGS 2-7), depth first, with
+//! no heap allocation, written clause by clause (the table in `choro`'s
+//! module says which function holds which). `Position::trace`,
+//! `trace_boards` and `never_ending_paths` run it; the fast generators of
+//! `rules::didinga` and `rules::lango_acholi` are tested against it here.
 //!
 //! The turn runs deterministically from lap end to lap end until it ends or
 //! reaches a decision point (two or more options). Inside a deterministic
@@ -8,17 +12,11 @@
 //! the path; every path is also cut at the lap budget. A cut path is not a
 //! legal move.
 
-mod branching;
-mod didinga;
-pub(crate) use branching::generate_as as generate_branching_as;
-pub(crate) use branching::{CHILD_BOARDS, CHILD_FULL, CHILD_HASH};
-pub(crate) use didinga::generate as generate_didinga;
-use didinga::meta_hashes;
-pub(crate) use didinga::run_keys;
-
+use super::keys::{capture_sets, meta_hashes, run_keys};
 use super::sower::{LapKind, Turn, NONE};
-use super::{acholi, lango, Cut, GenStats, LapBoard, LapRecord, MoveInfo};
 use crate::board::{zobrist, Position};
+use crate::rules::lango_acholi::{acholi, lango};
+use crate::rules::{Cut, GenStats, LapBoard, LapRecord, MoveInfo};
 use crate::types::geometry::{self, facing};
 use crate::types::moves::{Move, Token, MAX_TOKENS};
 use crate::types::packed::{Loop, Ring, Ring16};
@@ -63,7 +61,7 @@ pub(crate) struct ChoroGen<'p, F> {
     found_boards: Vec<LapBoard>,
     /// When set, every cut path is recorded: its decisions so far, why, and its laps.
     cuts: Option<Vec<(Move, Cut, u32)>>,
-    /// Key sums of the mover's loop walked round (`didinga::run_keys`).
+    /// Key sums of the mover's loop walked round (`keys::run_keys`).
     keys: &'static [u64; 256],
     /// The mover's hole keys.
     hole_keys: &'static [u64; 32],
@@ -169,7 +167,7 @@ where
         let caps = if pos.variant == Variant::Lango {
             (lango::facing_front(pos.occupied[opp], w), 0)
         } else {
-            let (front, back) = didinga::capture_sets(pos.occupied[opp], w);
+            let (front, back) = capture_sets(pos.occupied[opp], w);
             // Back-row captures only in the opening (until the front row is reached).
             (front, if pos.phase.is_opening() { back } else { 0 })
         };
@@ -211,9 +209,9 @@ where
     #[cfg(test)]
     fn run_all(&mut self) -> GenStats {
         if self.variant == Variant::Didinga {
-            didinga::generate(self.pos, self.budget, &mut self.sink)
+            crate::rules::didinga::generate(self.pos, self.budget, &mut self.sink)
         } else {
-            branching::generate_as::<_, CHILD_FULL>(self.pos, self.budget, &mut self.sink)
+            crate::rules::lango_acholi::generate(self.pos, self.budget, &mut self.sink)
         }
     }
 
@@ -685,31 +683,6 @@ mod tests {
         *x
     }
 
-    /// [`generate_branching_as`] with [`CHILD_BOARDS`] on `p` against the
-    /// specialised generator's listing `fast`.
-    fn check_boards(p: &Position, budget: u32, fast: &Listing) {
-        let mut boards = Vec::new();
-        let stats = generate_branching_as::<_, CHILD_BOARDS>(p, budget, |m, c, i| {
-            boards.push((m.to_string(), *c, i));
-            true
-        });
-        assert_eq!(
-            stats, fast.1,
-            "{p} budget {budget}: CHILD_BOARDS' statistics"
-        );
-        assert_eq!(
-            boards.len(),
-            fast.0.len(),
-            "{p} budget {budget}: CHILD_BOARDS"
-        );
-        for ((m, c, i), (fm, fc, fi)) in boards.iter().zip(&fast.0) {
-            assert!(
-                m == fm && branching::same_boards(fc, c) && i == fi,
-                "{p} budget {budget}: CHILD_BOARDS' {m}"
-            );
-        }
-    }
-
     /// The specialised generator against the general one on `p`: the same
     /// moves in the same order, the same children, per-move figures and
     /// statistics. Returns the moves and adds the statistics to `cuts`.
@@ -718,28 +691,6 @@ mod tests {
         let general = list(p, budget, true);
         assert_eq!(fast.1, general.1, "{p} budget {budget}: statistics");
         assert_eq!(fast.0, general.0, "{p} budget {budget}: moves");
-        // `CHILD_BOARDS` (perft's Acholi last depth): the same moves,
-        // children (what it writes of them), figures and statistics.
-        if p.variant != Variant::Didinga {
-            check_boards(p, budget, &fast);
-        }
-        // `generate_hashes`: the same moves, figures, statistics and hashes.
-        let mut hashes = Vec::new();
-        let stats = p.generate_hashes(budget, |m, c, i| {
-            hashes.push((m.to_string(), c.hash(), i));
-            true
-        });
-        assert_eq!(
-            stats, fast.1,
-            "{p} budget {budget}: generate_hashes' statistics"
-        );
-        assert!(
-            hashes
-                .iter()
-                .cloned()
-                .eq(fast.0.iter().map(|(m, c, i)| (m.clone(), c.hash(), *i))),
-            "{p} budget {budget}: generate_hashes"
-        );
         cuts.add(&fast.1);
         fast.0
     }

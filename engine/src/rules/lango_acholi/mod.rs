@@ -21,13 +21,18 @@
 //! whole state is found again by running the stretch from its start when a
 //! lap's hash equals it.
 //! It lists the same moves, in the same order, with the same children and
-//! statistics as the general generator (`ChoroGen`, the reference its test
-//! compares it with).
+//! statistics as the reference generator (`rules::choro::reference`'s
+//! `ChoroGen`, whose tests compare them). The rules' hole sets are in
+//! `lango` (the facing front hole, the start captures) and `acholi` (the
+//! attack holes), which the reference uses too.
 
-use super::didinga::{capture_sets, meta_pair};
+pub(crate) mod acholi;
+pub(crate) mod lango;
+
 use crate::board::{zobrist, Position};
-use crate::rules::sower::{state_key, LapKind, NONE};
-use crate::rules::{acholi, lango, GenStats, MoveInfo};
+use crate::rules::choro::keys::{capture_sets, meta_pair};
+use crate::rules::choro::sower::{state_key, LapKind, NONE};
+use crate::rules::{GenStats, MoveInfo};
 use crate::types::geometry::{self, facing};
 use crate::types::moves::{Move, Token, MAX_TOKENS};
 use crate::types::packed::{Loop, Loop16, LOOP16_RELAY};
@@ -507,20 +512,8 @@ enum Opt {
     Relay(Token),
 }
 
-/// What of each child the generator writes ([`Gen`]'s `CHILD`): the whole
-/// child; the mover's loop, the hash and the opponent's occupied holes
-/// (which tell its loop: a turn only empties the opponent's holes), the
-/// opponent's loop and the other masks left as the parent's (a sink that
-/// reads only those); its hash alone, its loops left as they were too (a
-/// sink that reads only the hash). See [`generate_as`].
-pub(crate) const CHILD_FULL: u8 = 2;
-pub(crate) const CHILD_BOARDS: u8 = 1;
-pub(crate) const CHILD_HASH: u8 = 0;
-
-/// The generator of one position: `LANGO` or Acholi, `OPEN` in the opening;
-/// `CHILD`: what of each child is written ([`CHILD_FULL`], [`CHILD_BOARDS`],
-/// [`CHILD_HASH`]).
-struct Gen<'p, F, const LANGO: bool, const OPEN: bool, const CHILD: u8> {
+/// The generator of one position: `LANGO` or Acholi, `OPEN` in the opening.
+struct Gen<'p, F, const LANGO: bool, const OPEN: bool> {
     pos: &'p Position,
     budget: u32,
     path: Move,
@@ -546,109 +539,25 @@ struct Gen<'p, F, const LANGO: bool, const OPEN: bool, const CHILD: u8> {
     relay: &'static RelayTable,
 }
 
-/// Whether `p`, a child as [`CHILD_BOARDS`] writes it, is the whole child
-/// `full` where it is written: the mover's loop, the hash, the opponent's
-/// occupied holes and the fields off the board.
-#[cfg(any(test, debug_assertions))]
-pub(crate) fn same_boards(full: &Position, p: &Position) -> bool {
-    // The child's side is the mover's opponent.
-    let opp = p.side.index();
-    let mut loops = p.loops;
-    loops[opp] = full.loops[opp];
-    p.occupied[opp] == full.occupied[opp]
-        && *full
-            == Position {
-                loops,
-                occupied: full.occupied,
-                movable: full.movable,
-                ..*p
-            }
-}
-
 /// Every legal move of a Lango or Acholi position (8 wide, sequential
-/// phases), as `Position::generate`, writing `CHILD` of each child: with
-/// [`CHILD_FULL`] the whole child, with [`CHILD_BOARDS`] or
-/// [`CHILD_HASH`] (perft's Acholi last depth and
-/// `Position::generate_hashes`, for perft's last depths, whose sinks read
-/// no more), each child handed to the sink has only what [`CHILD_BOARDS`]
-/// says right, or its hash alone, the fields off the board right too; in debug
-/// builds the children are checked against [`generate`]'s.
-pub(crate) fn generate_as<F, const CHILD: u8>(pos: &Position, budget: u32, sink: F) -> GenStats
-where
-    F: FnMut(&Move, &Position, MoveInfo) -> bool,
-{
-    if CHILD == CHILD_FULL {
-        return generate(pos, budget, sink);
-    }
-    debug_assert!(pos.width == W && matches!(pos.variant, Variant::Lango | Variant::Acholi));
-    #[cfg(debug_assertions)]
-    let mut full = Vec::new();
-    #[cfg(debug_assertions)]
-    let full_stats = generate(pos, budget, |m, p, i| {
-        full.push((*m, *p, i));
-        true
-    });
-    #[cfg(debug_assertions)]
-    let (mut made, mut stopped) = (0usize, false);
-    #[cfg(debug_assertions)]
-    let mut inner = sink;
-    #[cfg(debug_assertions)]
-    let sink = |m: &Move, p: &Position, i: MoveInfo| {
-        if made < full.len() {
-            let (fm, fp, fi) = &full[made];
-            let same = if CHILD == CHILD_HASH {
-                fp.hash == p.hash
-            } else {
-                same_boards(fp, p)
-            };
-            debug_assert!(
-                fm == m && same && *fi == i,
-                "a child of CHILD_BOARDS or CHILD_HASH that generate does not make"
-            );
-        }
-        made += 1;
-        let go = inner(m, p, i);
-        stopped |= !go;
-        go
-    };
-    // The sink moves into the generator: passed as a `&mut`, it was read
-    // through one more pointer at every child.
-    let s = match (pos.variant == Variant::Lango, pos.phase.is_opening()) {
-        (true, false) => run::<_, true, false, CHILD>(pos, budget, sink),
-        (true, true) => run::<_, true, true, CHILD>(pos, budget, sink),
-        (false, false) => run::<_, false, false, CHILD>(pos, budget, sink),
-        (false, true) => run::<_, false, true, CHILD>(pos, budget, sink),
-    };
-    #[cfg(debug_assertions)]
-    debug_assert!(
-        stopped || (made == full.len() && s == full_stats),
-        "CHILD_BOARDS or CHILD_HASH made other children"
-    );
-    s
-}
-
-/// [`generate_as`] with [`CHILD_FULL`].
-fn generate<F>(pos: &Position, budget: u32, sink: F) -> GenStats
+/// phases), as `Position::generate`.
+pub(crate) fn generate<F>(pos: &Position, budget: u32, sink: F) -> GenStats
 where
     F: FnMut(&Move, &Position, MoveInfo) -> bool,
 {
     debug_assert!(pos.width == W && matches!(pos.variant, Variant::Lango | Variant::Acholi));
     match (pos.variant == Variant::Lango, pos.phase.is_opening()) {
-        (true, false) => run::<F, true, false, CHILD_FULL>(pos, budget, sink),
-        (true, true) => run::<F, true, true, CHILD_FULL>(pos, budget, sink),
-        (false, false) => run::<F, false, false, CHILD_FULL>(pos, budget, sink),
-        (false, true) => run::<F, false, true, CHILD_FULL>(pos, budget, sink),
+        (true, false) => run::<F, true, false>(pos, budget, sink),
+        (true, true) => run::<F, true, true>(pos, budget, sink),
+        (false, false) => run::<F, false, false>(pos, budget, sink),
+        (false, true) => run::<F, false, true>(pos, budget, sink),
     }
 }
 
 /// One instance a code and phase, each a function of its own (the sink
 /// inlined in it).
 #[inline(never)]
-fn run<F, const LANGO: bool, const OPEN: bool, const CHILD: u8>(
-    pos: &Position,
-    budget: u32,
-    sink: F,
-) -> GenStats
+fn run<F, const LANGO: bool, const OPEN: bool>(pos: &Position, budget: u32, sink: F) -> GenStats
 where
     F: FnMut(&Move, &Position, MoveInfo) -> bool,
 {
@@ -659,7 +568,7 @@ where
     } else {
         meta_pair::<{ Variant::Acholi as usize }>(pos)
     };
-    let mut g = Gen::<F, LANGO, OPEN, CHILD> {
+    let mut g = Gen::<F, LANGO, OPEN> {
         pos,
         budget,
         path: Move::empty(true),
@@ -711,7 +620,7 @@ where
     g.stats
 }
 
-impl<F, const LANGO: bool, const OPEN: bool, const CHILD: u8> Gen<'_, F, LANGO, OPEN, CHILD>
+impl<F, const LANGO: bool, const OPEN: bool> Gen<'_, F, LANGO, OPEN>
 where
     F: FnMut(&Move, &Position, MoveInfo) -> bool,
 {
@@ -1475,12 +1384,10 @@ where
     }
 
     /// Whether the relay loop's captures are inlined in it ([`Self::capture`]):
-    /// in the instances of perft's last depths (Acholi's `CHILD_BOARDS`,
-    /// Lango's `CHILD_HASH`) and in Lango's; out of line in Acholi's
-    /// `CHILD_FULL` instances (its search's), where the inlined capture cost
-    /// the relay loop registers (measured: `choro bench --variant acholi`
-    /// 666.30 M -> 670.58 M, against its perft's 85.03 M -> 83.67 M).
-    const CAPTURE_INLINE: bool = LANGO || CHILD != CHILD_FULL;
+    /// in Lango's instances; out of line in Acholi's, where the inlined
+    /// capture cost the relay loop registers (measured on
+    /// `choro bench --variant acholi`).
+    const CAPTURE_INLINE: bool = LANGO;
 
     /// A capture at lap end `last` of a stretch of relays, on the relay
     /// loop's locals: the loop `b` changes in place, and it returns the hash
@@ -1858,33 +1765,22 @@ where
         let pos = self.pos;
         let child = &mut self.child;
         // The child's loops are 8 wide: the words past the first 16 holes
-        // stay empty. A sink that reads the hash alone gets neither.
-        if CHILD != CHILD_HASH {
-            mine.store_into(&mut child.loops[me]);
-            if CHILD == CHILD_FULL {
-                (child.occupied[me], child.movable[me]) = mine.masks();
-            }
-            // Captures only empty the opponent's holes, so that its loop
-            // follows from the holes still full: `CHILD_BOARDS` writes
-            // those alone. Otherwise the sink does not change the child,
-            // so they are those of the last child unless `opp_occ` differs.
-            if CHILD == CHILD_BOARDS {
+        // stay empty.
+        mine.store_into(&mut child.loops[me]);
+        (child.occupied[me], child.movable[me]) = mine.masks();
+        // Captures only empty the opponent's holes. The sink does not change
+        // the child, so they are those of the last child unless `opp_occ`
+        // differs.
+        if opp_occ != self.child_opp {
+            self.child_opp = opp_occ;
+            if opp_occ == pos.occupied[opp] {
+                child.loops[opp] = pos.loops[opp];
+                child.occupied[opp] = pos.occupied[opp];
+                child.movable[opp] = pos.movable[opp];
+            } else {
+                child.loops[opp] = self.theirs.keep16(opp_occ);
                 child.occupied[opp] = opp_occ;
-            } else if opp_occ != self.child_opp {
-                self.child_opp = opp_occ;
-                if opp_occ == pos.occupied[opp] {
-                    child.loops[opp] = pos.loops[opp];
-                    if CHILD == CHILD_FULL {
-                        child.occupied[opp] = pos.occupied[opp];
-                        child.movable[opp] = pos.movable[opp];
-                    }
-                } else {
-                    child.loops[opp] = self.theirs.keep16(opp_occ);
-                    if CHILD == CHILD_FULL {
-                        child.occupied[opp] = opp_occ;
-                        child.movable[opp] = pos.movable[opp] & opp_occ;
-                    }
-                }
+                child.movable[opp] = pos.movable[opp] & opp_occ;
             }
         }
         child.hash = hash.wrapping_add(self.child_meta);
@@ -1899,7 +1795,7 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::choro::didinga::relay_keys;
+    use crate::rules::choro::keys::relay_keys;
     use crate::types::packed::MAX_HAND;
 
     /// Each side's relay table against a plain hole-by-hole sow of every
