@@ -11,6 +11,15 @@
 //! has `choro replay` check it, steps through the saved records, flips the
 //! board, and gives the page bad input: an illegal click, a malformed
 //! position string, an engine killed while it thinks, a closed page.
+//!
+//! Before the games (issue 29): the page at 390x844 and 844x390 (the
+//! screenshots `phone.png` and `phone-landscape.png`), a Lango race
+//! decision and Esc by the keyboard, the hot-seat secrecy of a blind start
+//! (the page's HTML, inputs, tooltips and the clipboard), walking the move
+//! list, take back against the engine and a reload while it thinks, and a
+//! whole Didinga game played with the keyboard alone; axe-core (npm,
+//! `.ci/browser` installs it into `target/axe`) checks the page at six
+//! states for serious and critical findings.
 
 mod common;
 
