@@ -58,18 +58,30 @@ async function req(op, data = {}) {
 
 // ---------------------------------------------------------------- state
 
-/** The game on the board: start position string and the moves from it. */
+/**
+ * The game on the board: its start position string, the moves from it,
+ * `pos[k]` the position after k plies (filled as they become known) and
+ * `by[k]` who made ply k (a person, or the engine with its settings).
+ */
 let game = null;
-/** The engine's view of the current position (`state` reply). */
+/** The engine's view of the position shown (`state` reply). */
 let st = null;
 let flipped = false;
 let busy = 0;
-/** A record being stepped through: {games, gi, ply}. */
+/** The games of a loaded record file (the picker's entries). */
+let records = null;
+/** A record game being walked through: {games, gi, ply}. */
 let rec = null;
-/** Move entry by clicks: the prefix typed so far and the moves it allows. */
+/** The ply of the live game shown while walking back through it; null at its end. */
+let view = null;
+/** Move entry by clicks or keys: the prefix entered so far and the moves it allows. */
 let entry = null;
 let choiceSpot = null;
 let autoplayTimer = null;
+/** The hole the keyboard is on ({row, col}); the board's one tab stop besides the playable holes. */
+let cursor = null;
+/** Put the focus back on the board after the next drawing (a choice was made by key). */
+let refocusBoard = false;
 
 function setBusy(d) {
   busy += d;
@@ -103,11 +115,38 @@ function settings() {
     b: $('player-b').value,
     algorithm: $('algorithm').value,
     movetime: Math.max(10, +$('movetime').value || 1000),
+    autoplay: $('autoplay').checked,
   };
 }
 
+/** Who plays side `s` now, as a record names him. */
+function playerName(s) {
+  const o = settings();
+  if (o[s] !== 'engine') return 'human';
+  return `choro ${o.algorithm} ${o.movetime} ms`;
+}
+
+function newGameObject(start, moves = [], by = []) {
+  return { start, moves, pos: [start], by };
+}
+
 function saveGame() {
-  if (game) req('save_game', { game: { ...game, settings: settings(), flipped } }).catch(() => {});
+  if (!game) return;
+  const g = { start: game.start, moves: game.moves, by: game.by, settings: settings(), flipped };
+  req('save_game', { game: g }).catch(() => {});
+}
+
+/** What is shown: the game (or record game), the ply shown, whether it is the live end of the game. */
+function cur() {
+  if (rec) return { g: rec.games[rec.gi], ply: rec.ply, live: false };
+  if (!game) return null;
+  return { g: game, ply: view === null ? game.moves.length : view, live: view === null };
+}
+
+/** The moves of what is shown up to the ply shown (for tests and the history). */
+function shownMoves() {
+  const c = cur();
+  return c ? c.g.moves.slice(0, c.ply) : [];
 }
 
 // ---------------------------------------------------------------- position strings
@@ -119,7 +158,7 @@ function parsePos(s) {
     const [north, south] = f[1].split('/').map((r) => r.split(',').map(Number));
     // Row 0 is A's (south, west to east); row 1 is B's, drawn west to east too.
     return {
-      adj: true, w: 5, side: f[2], phase: 'm',
+      adj: true, w: 5, side: f[2], phase: 'm', code: 'adjiboto',
       grid: [south, north], stores: f[4].split('/').map(Number), hands: [0, 0], racers: null,
     };
   }
@@ -152,6 +191,63 @@ function frameGrid(rowsTok, storesTok, adj) {
   return { grid, stores: storesTok.split('/').map(Number) };
 }
 
+// ---------------------------------------------------------------- names of holes, moves and choices
+
+/**
+ * A hole's name on this board, the one naming used everywhere on the page:
+ * on 8-wide Choro boards Driberg's letters, A's upper case and B's lower
+ * case; on wider boards and in Adjiboto the side and the number (A12, b12).
+ */
+function holeLabel(p, side, name) {
+  if (!p.adj && p.w === 8) return side === 'a' ? name.toUpperCase() : name.toLowerCase();
+  return side === 'a' ? `A${name}` : `B${name}`;
+}
+
+/** A move in the board's naming: every hole in a move is the mover's own. */
+function moveLabel(p, side, mv) {
+  return tokens(mv).map((t) => (t.hole ? t.kind.replace('lift', '') + holeLabel(p, side, t.hole) : t.text)).join('');
+}
+
+/** What a choice token does, in words, at a decision of kind `kind`. */
+function choiceWords(kind, tok, p, side) {
+  const words = {
+    again: { '+': 'sow the capture clockwise again', '-': 'sow on by the Lango rule (counter-clockwise)' },
+    relay: { '+': 'relay clockwise', '-': 'relay counter-clockwise' },
+    attack: {
+      '+': 'attack again, clockwise',
+      '-': 'sow the capture counter-clockwise (the move proper)',
+      '=': 'leave the capture in the origin hole and start anew',
+    },
+  }[kind] || { '+': 'take the clockwise way', '-': 'decline it (counter-clockwise)', '=': 'leave it and start anew' };
+  if (tok.startsWith('=') && tok.length > 1) {
+    return `leave the capture in the origin hole and start anew from ${holeLabel(p, side, tok.slice(1))}`;
+  }
+  return words[tok] || tok;
+}
+
+/** The words for ply `i` of game `g` (its position before is `before`, if known). */
+function plyWords(g, i, before) {
+  const mv = g.moves[i];
+  if (!before) return `${mv}`;
+  const p = parsePos(before);
+  const S = p.side.toUpperCase();
+  if (p.phase === 'r' && p.racers) {
+    const r = p.racers[p.side === 'a' ? 0 : 1];
+    const at = r && r.at ? ` at ${holeLabel(p, p.side, r.at)}` : '';
+    return `${S}: race decision${at}: ${choiceWords(r && r.decide, mv, p, p.side)} (${mv})`;
+  }
+  const blind = p.phase === 's2' || (p.phase || '').startsWith('s1') ? ' (blind start)' : '';
+  return `${S}: ${moveLabel(p, p.side, mv)}${blind}`;
+}
+
+/** The phase of a position in words, from the engine's `d` (its code left out). */
+function phaseWords(d) {
+  const line = (d.find((l) => l.startsWith('phase ')) || '').slice(6);
+  const m = line.match(/^\S+ \((.*)\)$/);
+  // Adjiboto's phases are words already: `opening (...)`, `main`.
+  return m && !line.startsWith('opening') ? m[1] : line;
+}
+
 // ---------------------------------------------------------------- geometry of the drawing
 
 /** Owner ('a'/'b') of board row `r`. */
@@ -163,8 +259,8 @@ function owner(p, r) {
 /** The hole's name in move notation (lower case) and its label on the board. */
 function holeName(p, r, c) {
   if (p.adj) {
-    const n = r === 0 ? c + 1 : 5 - c;
-    return { name: String(n), label: String(n) };
+    const n = String(r === 0 ? c + 1 : 5 - c);
+    return { name: n, label: holeLabel(p, owner(p, r), n) };
   }
   const w = p.w;
   let lp;
@@ -173,11 +269,8 @@ function holeName(p, r, c) {
   else if (r === 2) lp = w + c;
   else lp = w - 1 - c;
   const n = ((lp + w + 2) % (2 * w)) + 1;
-  if (w === 8) {
-    const ch = String.fromCharCode(96 + n);
-    return { name: ch, label: r <= 1 ? ch.toUpperCase() : ch };
-  }
-  return { name: String(n), label: String(n) };
+  const name = w === 8 ? String.fromCharCode(96 + n) : String(n);
+  return { name, label: holeLabel(p, owner(p, r), name) };
 }
 
 /** The turning base of each player: i, j, k, l, his four left-hand holes. */
@@ -187,11 +280,18 @@ function isBase(p, r, c) {
   return (r <= 1 && c <= 1) || (r >= 2 && c >= w - 2);
 }
 
-function holeXY(p, r, c) {
+const X0 = 30;
+const HOLE_R = 30;
+
+/** Column and row of a hole on the screen (0 = west, 0 = top). */
+function screenXY(p, r, c) {
   const nrows = p.adj ? 2 : 4;
-  const yi = flipped ? r : nrows - 1 - r;
-  const xi = flipped ? p.w - 1 - c : c;
-  const x0 = p.adj ? 40 + 90 : 40;
+  return { xi: flipped ? p.w - 1 - c : c, yi: flipped ? r : nrows - 1 - r };
+}
+
+function holeXY(p, r, c) {
+  const { xi, yi } = screenXY(p, r, c);
+  const x0 = p.adj ? X0 + 90 : X0;
   const gap = !p.adj && yi >= 2 ? 18 : 0;
   return { x: x0 + xi * CELL + CELL / 2, y: 34 + yi * CELL + CELL / 2 + gap };
 }
@@ -211,18 +311,20 @@ function el(name, attrs, parent) {
  */
 function drawBoard(p, g, hot) {
   const svg = $('board');
+  const hadFocus = svg.contains(document.activeElement) || refocusBoard;
+  refocusBoard = false;
   svg.innerHTML = '';
   const nrows = p.adj ? 2 : 4;
-  const width = p.adj ? 40 + 90 + 5 * CELL + 110 : 40 + p.w * CELL + 30;
-  const height = 34 + nrows * CELL + (p.adj ? 0 : 18) + 40;
+  const width = p.adj ? X0 + 90 + 5 * CELL + 100 : X0 + p.w * CELL + 12;
+  const height = 34 + nrows * CELL + (p.adj ? 0 : 18) + 34;
   svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
-  const x0 = p.adj ? 40 + 90 : 40;
-  el('rect', { class: 'wood', x: x0 - 10, y: 24, width: p.w * CELL + 20,
-    height: nrows * CELL + (p.adj ? 0 : 18) + 20, rx: 18 }, svg);
+  const x0 = p.adj ? X0 + 90 : X0;
+  el('rect', { class: 'wood', x: x0 - 8, y: 26, width: p.w * CELL + 16,
+    height: nrows * CELL + (p.adj ? 0 : 18) + 16, rx: 18 }, svg);
   // Row names, Driberg's layout: B north, A south (turned when flipped).
   for (let r = 0; r < nrows; r++) {
     const { y } = holeXY(p, r, 0);
-    const t = el('text', { class: 'rowname', x: 18, y: y + 4 }, svg);
+    const t = el('text', { class: 'rowname', x: p.adj ? X0 + 66 : 13, y: y + 4, 'aria-hidden': 'true' }, svg);
     t.textContent = p.adj ? (r === 0 ? 'A' : 'B') : (r <= 1 ? 'A' : 'B') + r;
   }
   if (!p.adj) {
@@ -230,18 +332,20 @@ function drawBoard(p, g, hot) {
     for (const [r0, c0] of [[0, 0], [2, p.w - 2]]) {
       const a = holeXY(p, r0, c0);
       const b = holeXY(p, r0 + 1, c0 + 1);
-      const x = Math.min(a.x, b.x) - CELL / 2 + 3;
-      const y = Math.min(a.y, b.y) - CELL / 2 + 3;
-      el('rect', { class: 'base-mark', x, y, width: 2 * CELL - 6, height: 2 * CELL - 6, rx: 10 }, svg);
+      const x = Math.min(a.x, b.x) - CELL / 2 + 2;
+      const y = Math.min(a.y, b.y) - CELL / 2 + 2;
+      el('rect', { class: 'base-mark', x, y, width: 2 * CELL - 4, height: 2 * CELL - 4, rx: 10 }, svg);
     }
   }
   const movable = new Set();
-  if (humanToMove() && st && !rec) {
-    for (const [mv] of st.moves) {
-      const t = tokens(mv)[0];
+  if (humanToMove() && st && !entryWaitsForChoice()) {
+    const n = entry ? tokens(entry.prefix).length : 0;
+    for (const mv of entry ? entry.cands : st.moves.map(([m]) => m)) {
+      const t = tokens(mv)[n];
       if (t && t.hole) movable.add(t.hole);
     }
   }
+  const cells = [];
   for (let r = 0; r < nrows; r++) {
     for (let c = 0; c < p.w; c++) {
       const n = g.grid[r][c];
@@ -249,31 +353,53 @@ function drawBoard(p, g, hot) {
       const { name, label } = holeName(p, r, c);
       const side = owner(p, r);
       const cls = ['hole'];
-      if (side === p.side && movable.has(name)) cls.push('movable', 'clickable');
-      if (hot && hot.row === r && hot.col === c) cls.push('hot');
-      if (choiceSpot && choiceSpot.row === r && choiceSpot.col === c) cls.push('target');
-      if (isBase(p, r, c) && (p.code !== 'acholi' || ['i', 'k'].includes(name))) cls.push('base');
+      const canPlay = side === p.side && movable.has(name);
+      const words = [`${side.toUpperCase()}'s hole ${label}, ${n} counter${n === 1 ? '' : 's'}`];
+      if (canPlay) { cls.push('movable', 'clickable'); words.push('playable'); }
+      if (hot && hot.row === r && hot.col === c) { cls.push('hot'); words.push('the step shown'); }
+      if (choiceSpot && choiceSpot.row === r && choiceSpot.col === c) { cls.push('target'); words.push('the choice comes here'); }
+      const base = isBase(p, r, c) && (p.code !== 'acholi' || ['i', 'k'].includes(name));
+      if (base) { cls.push('base'); words.push('turning base'); }
       const gEl = el('g', {
         class: cls.join(' '), 'data-row': r, 'data-col': c, 'data-count': n,
-        'data-side': side, 'data-hole': name,
+        'data-side': side, 'data-hole': name, role: 'button', 'aria-label': words.join(', '),
+        'aria-disabled': canPlay ? 'false' : 'true', tabindex: canPlay ? '0' : '-1',
       }, svg);
-      el('circle', { cx: x, cy: y, r: CELL / 2 - 5 }, gEl);
+      el('circle', { class: 'pit', cx: x, cy: y, r: HOLE_R }, gEl);
       drawCounters(gEl, x, y, n);
-      const ct = el('text', { class: 'count', x, y }, gEl);
+      const ct = el('text', { class: 'count', x, y, 'aria-hidden': 'true' }, gEl);
       ct.textContent = n;
-      const lt = el('text', { class: 'label', x, y: y + CELL / 2 - 9 }, gEl);
+      const lt = el('text', { class: 'label', x, y: y + HOLE_R - 8, 'aria-hidden': 'true' }, gEl);
       lt.textContent = label;
-      gEl.addEventListener('click', () => holeClicked(r, c));
+      el('circle', { class: 'focus-ring', cx: x, cy: y, r: HOLE_R + 3 }, gEl);
+      if (hot && hot.row === r && hot.col === c) {
+        // A pointer at the hole of the step shown, on the side away from the other rows.
+        const up = (owner(p, r) === 'b') !== flipped;
+        const ty = up ? y - HOLE_R - 1 : y + HOLE_R + 1;
+        const d = up ? -9 : 9;
+        el('path', { class: 'pointer', d: `M ${x - 7} ${ty + d} L ${x + 7} ${ty + d} L ${x} ${ty} Z` }, gEl);
+      }
+      gEl.addEventListener('click', () => { cursor = { row: r, col: c }; holeClicked(r, c); });
+      gEl.addEventListener('focus', () => { cursor = { row: r, col: c }; });
+      cells.push(gEl);
     }
   }
+  // The keyboard's hole: the cursor if set, else the first playable hole, else A's first.
+  if (!cursor || cursor.row >= nrows || cursor.col >= p.w) {
+    const first = cells.find((e) => e.classList.contains('movable')) || cells[0];
+    cursor = { row: +first.dataset.row, col: +first.dataset.col };
+  }
+  const ce = cells.find((e) => +e.dataset.row === cursor.row && +e.dataset.col === cursor.col);
+  ce.setAttribute('tabindex', '0');
   if (p.adj) {
     // Stores: each player's to his right; B's west, A's east.
     for (const [i, west] of [[1, true], [0, false]]) {
       const ya = holeXY(p, 1, 0).y;
       const yb = holeXY(p, 0, 0).y;
       const top = Math.min(ya, yb) - CELL / 2 + 4;
-      const left = (west !== flipped) ? 40 : 40 + 90 + 5 * CELL + 20;
-      const gEl = el('g', { class: 'store', 'data-store': i === 0 ? 'a' : 'b', 'data-count': g.stores[i] }, svg);
+      const left = (west !== flipped) ? X0 - 20 : X0 + 90 + 5 * CELL + 20;
+      const gEl = el('g', { class: 'store', 'data-store': i === 0 ? 'a' : 'b', 'data-count': g.stores[i],
+        role: 'img', 'aria-label': `${i === 0 ? 'A' : 'B'}'s store, ${g.stores[i]} counters` }, svg);
       el('rect', { x: left, y: top, width: 70, height: 2 * CELL - 8, rx: 30 }, gEl);
       const t = el('text', { class: 'count', x: left + 35, y: top + CELL - 4 }, gEl);
       t.textContent = g.stores[i];
@@ -285,12 +411,15 @@ function drawBoard(p, g, hot) {
     // Hands of the racers in the simultaneous opening.
     for (const i of [0, 1]) {
       const south = (i === 0) !== flipped;
-      const t = el('text', { class: 'hand', x: 40, y: south ? height - 10 : 16, 'data-hand': i ? 'b' : 'a' }, svg);
+      const sd = i ? 'b' : 'a';
+      const t = el('text', { class: 'hand', x: X0, y: south ? height - 8 : 18, 'data-hand': sd }, svg);
       const r = p.racers[i];
-      t.textContent = `${i ? 'B' : 'A'}: ` + (r.done ? 'done' : `hand ${r.hand || 0}` + (r.decide ? `, to decide (${r.decide}) at ${r.at}` : `, next drop ${r.next}`));
+      const h = (k) => holeLabel(p, sd, r[k]);
+      t.textContent = `${sd.toUpperCase()}: ` + (r.done ? 'done'
+        : `hand ${r.hand || 0}` + (r.decide ? `, to decide at ${h('at')}` : `, next drop ${h('next')}`));
     }
   }
-  if (entry && entry.options) drawChoices(p, entry.options);
+  if (hadFocus) ce.focus({ preventScroll: true });
 }
 
 /** Up to 12 counters drawn as small discs, in rings. */
@@ -306,25 +435,27 @@ function drawCounters(parent, x, y, n) {
   }
 }
 
-function drawChoices(p, options) {
-  const svg = $('board');
-  const spot = choiceSpot || { row: p.side === 'a' ? 1 : 2, col: Math.floor(p.w / 2) };
-  const { x, y } = holeXY(p, spot.row, spot.col);
-  const wBtn = 118;
-  const total = options.length * (wBtn + 6);
-  let bx = Math.max(4, x - total / 2);
-  const by = y + (spot.row <= 1 !== flipped ? -CELL - 6 : CELL / 2 + 8);
-  for (const o of options) {
-    const g = el('g', { class: 'choice', 'data-token': o.token }, svg);
-    el('rect', { x: bx, y: by, width: wBtn, height: 30, rx: 8 }, g);
-    const t = el('text', { x: bx + wBtn / 2, y: by + 15 }, g);
-    t.textContent = o.text;
-    g.addEventListener('click', (e) => { e.stopPropagation(); chooseToken(o.token); });
-    bx += wBtn + 6;
+/** The choices of a half-entered move, as buttons under the board (never over a hole). */
+function drawChoices() {
+  const box = $('choices');
+  const hadFocus = box.contains(document.activeElement) || $('board').contains(document.activeElement);
+  const focusedTok = box.contains(document.activeElement) ? document.activeElement.dataset.token : null;
+  box.innerHTML = '';
+  if (!entry || !entry.options) return;
+  for (const o of entry.options) {
+    const b = document.createElement('button');
+    b.dataset.token = o.token;
+    b.textContent = o.text;
+    b.addEventListener('click', () => {
+      refocusBoard = box.contains(document.activeElement);
+      chooseToken(o.token);
+    });
+    box.appendChild(b);
   }
+  if (hadFocus) ([...box.children].find((b) => b.dataset.token === focusedTok) || box.firstChild).focus();
 }
 
-// ---------------------------------------------------------------- moves by clicks
+// ---------------------------------------------------------------- moves by clicks and keys
 
 /** The tokens of a move string: starts carry their hole name. */
 function tokens(mv) {
@@ -339,16 +470,10 @@ function tokens(mv) {
 }
 
 function humanToMove() {
-  if (!st || !game || st.result !== 'none') return false;
+  if (!st || !game || rec || view !== null || st.result !== 'none') return false;
   const p = parsePos(st.position);
   return settings()[p.side] === 'human';
 }
-
-const TOKEN_TEXT = {
-  '+': '+ clockwise',
-  '-': '- normal way',
-  '=': '= leave it there',
-};
 
 /** Options for the next token after `prefix` among the legal moves `cands`. */
 function nextOptions(prefix, cands) {
@@ -361,16 +486,32 @@ function nextOptions(prefix, cands) {
   return [...seen.values()];
 }
 
+/** A choice (not a hole) is what the move waits for. */
+function entryWaitsForChoice() {
+  return entry && entry.options && entry.options.length > 0 && !entry.holesOnly;
+}
+
 function startEntry() {
-  entry = { prefix: '', cands: st.moves.map(([m]) => m), options: null };
+  entry = { prefix: '', cands: st.moves.map(([m]) => m), options: null, kind: null };
   choiceSpot = null;
   const p = parsePos(st.position);
   // A race decision is a lone choice: offer it at once, at the racer's hole.
-  if (p.racers) {
+  if (p.racers && p.phase === 'r') {
     const r = p.racers[p.side === 'a' ? 0 : 1];
     choiceSpot = r && r.at ? findHole(p, p.side, r.at) : null;
+    entry.kind = r && r.decide;
     offer(nextOptions('', entry.cands));
   }
+}
+
+function cancelEntry() {
+  if (!entry || (!entry.prefix && !entry.holesOnly && !(entry.options && entry.options.some((o) => o.token.match(/^[~x]?[a-p0-9]/))))) return;
+  if (!humanToMove()) return;
+  entry = null;
+  startEntry();
+  refocusBoard = true;
+  message('note', 'Move cancelled: choose its start again.');
+  redraw();
 }
 
 function findHole(p, side, name) {
@@ -384,35 +525,42 @@ function findHole(p, side, name) {
 }
 
 function offer(opts) {
+  const p = parsePos(st.position);
+  const L = (t) => holeLabel(p, p.side, t.hole);
   const texts = {
-    lift: (t) => `${t.hole}: sow`,
-    '~': (t) => `~${t.hole}: clockwise`,
-    x: (t) => `x${t.hole}: take`,
+    lift: (t) => `${L(t)}: sow counter-clockwise`,
+    '~': (t) => (p.code === 'acholi' ? `${L(t)}: attack clockwise` : `${L(t)}: sow clockwise`),
+    x: (t) => `${L(t)}: capture at the front (start capture)`,
   };
-  entry.options = opts.map((t) => ({ token: t.text, text: TOKEN_TEXT[t.kind] || texts[t.kind](t) }));
+  entry.options = opts.map((t) => ({
+    token: t.text,
+    text: t.hole ? texts[t.kind](t) : `${choiceWords(entry.kind, t.text, p, p.side)} (${t.text})`,
+  }));
+  entry.holesOnly = false;
   redraw();
 }
 
 async function holeClicked(r, c) {
-  if (rec) return message('error', 'Stepping a record: "Play on from here" to play.');
+  if (rec) return message('error', 'Walking a record: "Play on from here" to play from the ply shown.');
+  if (view !== null) return message('error', 'An earlier ply is shown: End (or the last move in the list) returns to the game.');
   if (busy > 0 || !st) return;
   if (!humanToMove()) return message('error', st.result !== 'none' ? 'The game is over.' : 'Not your turn: the engine is to move.');
   if (!entry) startEntry();
   const p = parsePos(st.position);
   const side = owner(p, r);
-  const { name } = holeName(p, r, c);
+  const { name, label } = holeName(p, r, c);
   const n = tokens(entry.prefix).length;
   const opts = nextOptions(entry.prefix, entry.cands).filter((t) => t.hole);
   if (opts.length === 0) {
-    return message('error', 'Choose one of the options offered on the board.');
+    return message('error', 'Choose one of the options offered under the board.');
   }
   if (side !== p.side) return message('error', `That hole is ${side.toUpperCase()}'s; ${p.side.toUpperCase()} is to move.`);
   const here = opts.filter((t) => t.hole === name);
   if (here.length === 0) {
     const cnt = st.position ? parsePos(st.position).grid[r][c] : 0;
     return message('error', cnt < 2 && n === 0
-      ? `Hole ${name} holds ${cnt}: a move starts from a hole with 2 or more.`
-      : `No legal move starts at hole ${name} here.`);
+      ? `Hole ${label} holds ${cnt}: a move starts from a hole with 2 or more.`
+      : `No legal move starts at hole ${label} here.`);
   }
   message('', '');
   choiceSpot = { row: r, col: c };
@@ -424,22 +572,25 @@ async function chooseToken(tok) {
   if (!entry) return;
   const prefix = entry.prefix + tok;
   const cands = entry.cands.filter((m) => tokenPrefix(m, prefix));
-  entry = { prefix, cands, options: null };
+  entry = { prefix, cands, options: null, kind: entry.kind };
   if (cands.includes(prefix)) {
     entry = null;
     choiceSpot = null;
-    return humanMove(prefix);
+    return playMove(prefix);
   }
   const opts = nextOptions(prefix, cands);
   if (opts.every((t) => t.hole)) {
-    message('note', 'Left there: click the hole to start from anew.');
+    entry.holesOnly = true;
+    const p = parsePos(st.position);
+    message('note', `Left there: choose the hole to start anew from (${opts.map((t) => holeLabel(p, p.side, t.hole)).join(', ')}); Esc cancels.`);
+    refocusBoard = true;
     redraw();
     return;
   }
   // Show where the choice comes: the trace of two ways on, up to where they part.
   await busyDo(async () => {
     const ways = opts.map((o) => cands.find((m) => tokenPrefix(m, prefix + o.text)));
-    const traces = await Promise.all(ways.map((m) => req('trace', { ...game, move: m })));
+    const traces = await Promise.all(ways.map((m) => req('trace', { start: game.start, moves: game.moves, move: m })));
     const lines = traces.map((t) => t.trace);
     let k = 0;
     while (lines.every((l) => k < l.length && l[k] === lines[0][k])) k++;
@@ -449,7 +600,13 @@ async function chooseToken(tok) {
       const f = lastDrop.split(' ');
       choiceSpot = { row: +f[4], col: +f[5] };
     }
+    // What the choice is: after a capture, whether to sow it clockwise
+    // again; otherwise a relay's way; Acholi's attacks have a third way.
+    const lastStep = [...common].reverse().find((l) => /^trace (capture|drop|put)/.test(l));
+    if (opts.some((o) => o.text === '=')) entry.kind = 'attack';
+    else entry.kind = lastStep && !lastStep.startsWith('trace drop') ? 'again' : 'relay';
     anim.frames = framesOf(st.position, common, false);
+    anim.forPos = null;
     anim.i = anim.frames.length - 1;
     showFrame();
   });
@@ -463,13 +620,48 @@ function tokenPrefix(mv, prefix) {
   return b.length <= a.length && b.every((t, i) => t === a[i]);
 }
 
-async function humanMove(mv) {
-  await playMove(mv);
+/** Arrow keys across the board, Enter or Space to play a hole, Esc to cancel. */
+function boardKey(e) {
+  const g = e.target.closest && e.target.closest('g.hole');
+  if (!g || !st) return;
+  const p = parsePos(st.position);
+  const r = +g.dataset.row, c = +g.dataset.col;
+  const d = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[e.key];
+  if (d) {
+    e.preventDefault();
+    e.stopPropagation();
+    const { xi, yi } = screenXY(p, r, c);
+    const [nx, ny] = [xi + d[0], yi + d[1]];
+    const t = [...$('board').querySelectorAll('g.hole')].find((h) => {
+      const s = screenXY(p, +h.dataset.row, +h.dataset.col);
+      return s.xi === nx && s.yi === ny;
+    });
+    if (t) {
+      for (const h of $('board').querySelectorAll('g.hole')) {
+        if (!h.classList.contains('movable')) h.setAttribute('tabindex', '-1');
+      }
+      t.setAttribute('tabindex', '0');
+      cursor = { row: +t.dataset.row, col: +t.dataset.col };
+      t.focus();
+    }
+  } else if (e.key === 'Enter' || e.key === ' ') {
+    e.preventDefault();
+    e.stopPropagation();
+    refocusBoard = true;
+    cursor = { row: r, col: c };
+    holeClicked(r, c);
+  }
 }
 
 // ---------------------------------------------------------------- animation
 
-const anim = { frames: [], i: 0, playing: false, resolve: null, timer: null };
+const anim = { frames: [], i: 0, playing: false, resolve: null, timer: null, forPos: null };
+
+/** The position a trace ends in. */
+function traceEnd(lines) {
+  const l = lines.find((x) => x.startsWith('trace end '));
+  return l ? l.slice(10) : null;
+}
 
 function framesOf(before, lines, withEnd = true) {
   const p = parsePos(before);
@@ -490,11 +682,13 @@ function framesOf(before, lines, withEnd = true) {
     }
     const [kind, side, hole, row, col, n, rows, stores] = f.slice(1);
     const g = frameGrid(rows, stores, p.adj);
+    const S = side.toUpperCase();
+    const H = holeLabel(p, side, hole);
     const what = {
-      lift: `${side.toUpperCase()} lifts ${n} from ${hole}`,
-      capture: `captures ${n} from ${side.toUpperCase()}'s ${hole}`,
-      put: `puts ${n} into ${hole}`,
-      drop: `${side.toUpperCase()} drops into ${hole} (now ${n})`,
+      lift: `${S} lifts ${n} from ${H}`,
+      capture: `captures ${n} from ${S}'s ${H}`,
+      put: `puts ${n} into ${H}`,
+      drop: `${S} drops into ${H} (now ${n})`,
     }[kind];
     frames.push({ ...g, caption: (lap && kind === 'drop' ? lap + ': ' : '') + what, hot: { row: +row, col: +col } });
   }
@@ -511,9 +705,10 @@ function showFrame() {
   if (!st) return;
   const f = anim.frames[anim.i];
   const p = parsePos(st.position);
-  if (!f) return drawBoard(p, p, null);
-  drawBoard(p, f, f.hot);
-  $('anim-caption').textContent = `${anim.i}/${anim.frames.length - 1} ${f.caption}`;
+  if (!f) drawBoard(p, p, null);
+  else drawBoard(p, f, f.hot);
+  drawChoices();
+  $('anim-caption').textContent = f ? `${anim.i}/${anim.frames.length - 1} ${f.caption}` : '';
 }
 
 /** Play the frames; resolves at the end (or when skipped to the end). */
@@ -556,16 +751,21 @@ function finishAnim() {
 
 async function playMove(mv) {
   await busyDo(async () => {
-    const g = game, r0 = rec;
+    const g = game;
     const before = st.position;
-    const tr = await req('trace', { ...g, move: mv });
-    // A new game, a set-up or a record came while the trace was asked for:
-    // the move was for the game they replaced.
-    if (game !== g || rec !== r0) return;
+    const side = parsePos(before).side;
+    const tr = await req('trace', { start: g.start, moves: g.moves, move: mv });
+    // A new game, a set-up, a record or a take-back came while the trace
+    // was asked for: the move was for the game they replaced.
+    if (game !== g || rec || view !== null) return;
+    game.pos.length = game.moves.length + 1;
+    game.pos[game.moves.length] = before;
     game.moves.push(mv);
+    game.by.push(playerName(side));
     entry = null;
     choiceSpot = null;
     saveGame();
+    anim.forPos = traceEnd(tr.trace);
     await playFrames(framesOf(before, tr.trace));
     await refresh();
   });
@@ -578,20 +778,28 @@ let refreshes = 0;
 async function refresh() {
   const mine = ++refreshes;
   await busyDo(async () => {
-    const moves = rec ? rec.games[rec.gi].moves.slice(0, rec.ply) : game.moves;
-    const start = rec ? rec.games[rec.gi].start : game.start;
-    const s = await req('state', { start, moves });
+    const c = cur();
+    const moves = c.g.moves.slice(0, c.ply);
+    const s = await req('state', { start: c.g.start, moves });
     // A later refresh (a new game, a set-up, a record, a move) was asked
     // for while this one was answered: its reply is the board to show.
     if (mine !== refreshes) return;
     st = s;
-    renderInfo();
+    c.g.pos = c.g.pos || [c.g.start];
+    c.g.pos[c.ply] = st.position;
     if (!anim.playing) {
-      const p = parsePos(st.position);
-      anim.frames = [{ grid: p.grid, stores: p.stores, caption: 'position', hot: null }];
-      anim.i = 0;
-      showFrame();
+      // The frames of the move that led here stay, to be stepped through again.
+      if (anim.forPos !== st.position || !anim.frames.length) {
+        const p = parsePos(st.position);
+        anim.frames = [{ grid: p.grid, stores: p.stores, caption: 'position', hot: null }];
+        anim.forPos = null;
+      }
+      anim.i = anim.frames.length - 1;
     }
+    entry = null;
+    choiceSpot = null;
+    renderInfo();
+    if (!anim.playing) showFrame();
   });
 }
 
@@ -600,71 +808,169 @@ function redraw() {
   showFrame();
 }
 
+/** Two people at one board and A's blind start made, B's not: nothing may show A's. */
+function secret() {
+  if (!st || rec || !game || view !== null) return false;
+  const p = parsePos(st.position);
+  return (p.phase || '').startsWith('s1') && settings().b === 'human';
+}
+
+const HIDDEN = '(hidden: A has chosen his start blind, B has not chosen yet)';
+
 function renderInfo() {
   const p = parsePos(st.position);
+  const c = cur();
   const pos = $('position');
-  // Two people at one board: B must not see A's blind start.
-  const hide = p.phase && p.phase.startsWith('s1') && settings().b === 'human' && !rec;
-  pos.value = hide ? '(A has chosen his start blind; hidden from B)' : st.position;
-  pos.dataset.position = st.position;
-  const phase = (st.d.find((l) => l.startsWith('phase ')) || '').slice(6);
+  const hide = secret();
+  pos.value = hide ? HIDDEN : st.position;
   const over = st.d.find((l) => l.startsWith('game over'));
   let s;
   if (over) s = over.replace('game over: ', 'Game over: ');
-  else s = `${p.side.toUpperCase()} to move (${settings()[p.side]}) - ${phase}`;
-  if (rec) s = `Record game ${rec.gi + 1}, ply ${rec.ply}/${rec.games[rec.gi].moves.length} - ` + s;
+  else {
+    const who = settings()[p.side] === 'engine' ? 'the engine' : 'a person';
+    s = `${p.side.toUpperCase()} to move (${who}) - ${phaseWords(st.d)}`;
+    if (c.live && settings()[p.side] === 'engine' && !$('autoplay').checked) {
+      s += ' - the engine is paused: "Engine, move now" or tick "engines play on"';
+    }
+  }
+  if (rec) s = `Record game ${rec.gi + 1}, ply ${rec.ply} of ${c.g.moves.length} - ` + s;
+  else if (view !== null) s = `Ply ${view} of ${game.moves.length} shown (End returns to the game) - ` + s;
   $('status').textContent = s;
   document.body.dataset.result = st.result;
-  document.body.dataset.human = !rec && humanToMove() ? '1' : '0';
+  document.body.dataset.human = humanToMove() ? '1' : '0';
   document.body.dataset.mode = rec ? 'record' : 'game';
-  document.body.dataset.start = rec ? rec.games[rec.gi].start : game.start;
-  document.body.dataset.ply = game ? game.moves.length : 0;
-  $('eval').innerHTML = '';
-  for (const l of st.eval) {
-    const f = l.split(' ');
-    const tr = document.createElement('tr');
-    const cells = f[0] === 'term' ? [f[1], f[3], f[5], f[7]] : ['total', '', '', f[1]];
-    for (const c of cells) {
-      const td = document.createElement('td');
-      td.textContent = c;
-      tr.appendChild(td);
-    }
-    $('eval').appendChild(tr);
-  }
+  document.body.dataset.start = c.g.start;
+  document.body.dataset.ply = c.ply;
+  renderEval(p);
   $('moves-count').textContent = `(${st.moves.length})`;
   const ml = $('moves-list');
   ml.innerHTML = '';
   for (const [m, to] of st.moves.slice(0, 500)) {
-    const sp = document.createElement('span');
-    sp.textContent = m;
-    sp.dataset.move = m;
-    sp.dataset.to = to;
-    sp.title = to;
-    sp.addEventListener('click', () => {
-      if (busy > 0 || rec) return;
-      if (humanToMove()) { entry = null; playMove(m); }
+    const b = document.createElement('button');
+    b.textContent = moveLabel(p, p.side, m);
+    b.dataset.move = m;
+    // The position after B's blind start shows the race, which A's start
+    // decides: not shown while it is secret.
+    if (!hide) {
+      b.dataset.to = to;
+      b.title = `leads to ${to}`;
+    }
+    b.addEventListener('click', () => {
+      if (busy > 0 || !humanToMove()) return;
+      entry = null;
+      playMove(m);
     });
-    ml.appendChild(sp);
+    ml.appendChild(b);
   }
   $('diagram').textContent = st.d
     .filter((l) => !(hide && (l.startsWith("A's blind start") || l.startsWith('position '))))
     .join('\n');
+  renderHistory(hide);
+  $('nav-ply').textContent = `ply ${c.ply} of ${c.g.moves.length}`;
+  if (humanToMove()) startEntry();
+}
+
+function renderEval(p) {
+  const t = $('eval');
+  t.innerHTML = '';
+  const S = p.side.toUpperCase(), O = p.side === 'a' ? 'B' : 'A';
+  const cap = document.createElement('caption');
+  cap.textContent = `Static evaluation for ${S}, the side to move; scores in counters.`;
+  t.appendChild(cap);
+  const head = document.createElement('tr');
+  for (const h of ['term', `${S} (to move)`, O, 'score (counters)']) {
+    const th = document.createElement('th');
+    th.scope = 'col';
+    th.textContent = h;
+    head.appendChild(th);
+  }
+  t.appendChild(head);
+  for (const l of st.eval) {
+    const f = l.split(' ');
+    const cells = f[0] === 'term' ? [f[1], f[3], f[5], (+f[7] / 100).toFixed(2)] : ['total', '', '', (+f[1] / 100).toFixed(2)];
+    const tr = document.createElement('tr');
+    cells.forEach((x, i) => {
+      const td = document.createElement(i === 0 ? 'th' : 'td');
+      if (i === 0) td.scope = 'row';
+      td.textContent = x;
+      tr.appendChild(td);
+    });
+    t.appendChild(tr);
+  }
+}
+
+function renderHistory(hide) {
+  const c = cur();
   const h = $('history');
   h.innerHTML = '';
-  const moves = rec ? rec.games[rec.gi].moves.slice(0, rec.ply) : game.moves;
-  moves.forEach((m, i) => {
+  const g = c.g;
+  g.moves.forEach((m, i) => {
     const li = document.createElement('li');
-    li.textContent = hide && i === moves.length - 1 ? '(blind)' : m;
-    li.dataset.move = m;
+    const b = document.createElement('button');
+    const secretPly = hide && i === g.moves.length - 1;
+    b.textContent = secretPly ? 'A: (blind start, hidden)' : plyWords(g, i, g.pos && g.pos[i]);
+    if (!secretPly) li.dataset.move = m;
+    li.dataset.ply = i + 1;
+    if (i + 1 === c.ply) { li.classList.add('current'); b.setAttribute('aria-current', 'step'); }
+    b.addEventListener('click', () => goTo(i + 1, true));
+    li.appendChild(b);
     h.appendChild(li);
   });
-  h.scrollTop = h.scrollHeight;
-  if (!rec && humanToMove()) startEntry();
+  const curLi = h.querySelector('li.current');
+  if (curLi) h.scrollTop = Math.max(0, curLi.offsetTop - h.offsetTop - h.clientHeight / 2);
+  else if (c.ply === 0) h.scrollTop = 0;
+}
+
+/** The position after `k` plies of game `g` (asked of the engine if not known yet). */
+async function positionAt(g, k) {
+  g.pos = g.pos || [g.start];
+  if (!g.pos[k]) {
+    const s = await req('state', { start: g.start, moves: g.moves.slice(0, k) });
+    g.pos[k] = s.position;
+  }
+  return g.pos[k];
+}
+
+/** Every position of game `g`, so that the history can name the side of each ply. */
+async function fillPositions(g) {
+  for (let k = 0; k < g.moves.length; k++) await positionAt(g, k);
+}
+
+/**
+ * Show ply `k` of what is shown (the game or the record game): the
+ * position after it, with that move's steps to step through; `play` shows
+ * them drop by drop.
+ */
+async function goTo(k, play) {
+  const c = cur();
+  if (!c || busy > 0) return;
+  const g = c.g;
+  k = Math.max(0, Math.min(g.moves.length, k));
+  clearTimeout(autoplayTimer);
+  await busyDo(async () => {
+    if (rec) rec.ply = k;
+    else view = k === g.moves.length ? null : k;
+    entry = null;
+    choiceSpot = null;
+    if (k >= 1) {
+      const before = await positionAt(g, k - 1);
+      const tr = await req('trace', { start: g.start, moves: g.moves.slice(0, k - 1), move: g.moves[k - 1] });
+      const frames = framesOf(before, tr.trace);
+      anim.forPos = traceEnd(tr.trace);
+      if (play) await playFrames(frames);
+      else { anim.frames = frames; anim.i = frames.length - 1; }
+    } else {
+      anim.frames = [];
+      anim.forPos = null;
+    }
+    await refresh();
+  });
+  scheduleNext();
 }
 
 function scheduleNext() {
   clearTimeout(autoplayTimer);
-  if (rec || !st || st.result !== 'none') return;
+  if (rec || view !== null || !st || st.result !== 'none') return;
   const p = parsePos(st.position);
   if (settings()[p.side] === 'engine' && $('autoplay').checked) {
     autoplayTimer = setTimeout(() => { if (busy === 0) engineMove(); }, 50);
@@ -672,18 +978,19 @@ function scheduleNext() {
 }
 
 async function engineMove(analyseOnly = false) {
-  if (busy > 0 || !st || st.result !== 'none') return;
+  if (busy > 0 || !st || st.result !== 'none' || rec || view !== null) return;
   setBusy(1);
-  const g = game, r0 = rec;
+  const g = game;
   const s = settings();
+  const mover = parsePos(st.position).side.toUpperCase();
   $('analysis').textContent = 'thinking...';
   $('pv').textContent = '';
   const blind = [];
-  infoSink = (l) => showInfo(l, blind);
+  infoSink = (l) => showInfo(l, blind, mover);
   let best = null;
   document.body.dataset.thinking = '1';
   try {
-    const r = await req('go', { ...game, algorithm: s.algorithm, movetime: s.movetime });
+    const r = await req('go', { start: game.start, moves: game.moves, algorithm: s.algorithm, movetime: s.movetime });
     best = r.bestmove;
   } catch (e) {
     message('error', e.message);
@@ -692,20 +999,21 @@ async function engineMove(analyseOnly = false) {
     document.body.dataset.thinking = '0';
     setBusy(-1);
   }
-  // A new game, a set-up or a record replaced the game while the engine
-  // thought (a new game stops the search, which still answers a move).
-  if (game !== g || rec !== r0) return;
+  // A new game, a set-up, a record or a take-back replaced the game while
+  // the engine thought (they stop the search, which still answers a move).
+  if (game !== g || rec || view !== null) return;
   if (blind.length) drawBlindChart(blind[blind.length - 1]);
   if (best && !analyseOnly) {
     if (best === '0000') return message('error', 'The engine found no move.');
     if (!st.moves.some(([m]) => m === best)) return message('error', `The engine answered ${best}, not a legal move here; not played.`);
     await playMove(best);
   } else if (best) {
-    $('pv').textContent = `best ${best}; ` + $('pv').textContent;
+    const p = parsePos(st.position);
+    $('pv').textContent = `best ${moveLabel(p, p.side, best)}; ` + $('pv').textContent;
   }
 }
 
-function showInfo(line, blind) {
+function showInfo(line, blind, mover) {
   if (line.startsWith('info string blind choice')) {
     blind.push(line);
     return;
@@ -716,16 +1024,17 @@ function showInfo(line, blind) {
   const depth = get('depth');
   if (!depth) return;
   const si = f.indexOf('score');
+  const other = mover === 'A' ? 'B' : 'A';
   let score = '';
   if (si >= 0) {
     const [kind, v] = [f[si + 1], f[si + 2]];
-    if (kind === 'cp') score = `score ${(+v / 100).toFixed(2)} counters`;
-    else if (kind === 'win') score = `solved: the mover wins in ${v} plies (exact)`;
-    else if (kind === 'loss') score = `solved: the mover loses in ${v} plies (exact)`;
+    if (kind === 'cp') score = `, score ${(+v / 100).toFixed(2)} counters for ${mover}`;
+    else if (kind === 'win') score = `, solved: ${mover} (to move) wins in ${v} plies`;
+    else if (kind === 'loss') score = `, solved: ${other} wins in ${v} plies (${mover} to move loses)`;
   }
-  $('analysis').textContent = `depth ${depth} ${score} nodes ${get('nodes') || '-'} nps ${get('nps') || '-'}`;
+  $('analysis').textContent = `depth ${depth}${score}; nodes ${get('nodes') || '-'}, ${get('nps') || '-'} nodes a second`;
   const pi = f.indexOf('pv');
-  if (pi >= 0) $('pv').textContent = 'pv ' + f.slice(pi + 1).join(' ');
+  if (pi >= 0) $('pv').textContent = 'principal variation (engine notation): ' + f.slice(pi + 1).join(' ');
 }
 
 /** `info string blind choice X with probability P (strategy a:0.1 b:0.2 ...; value V for S)` */
@@ -734,20 +1043,69 @@ function drawBlindChart(line) {
   const svg = $('blind-chart');
   svg.innerHTML = '';
   if (!m) return;
+  const p = parsePos(st.position);
   const parts = m[3].trim().split(/\s+/).map((s) => s.split(':')).map(([k, v]) => [k, +v]);
   const W = 300, barH = 18;
   svg.setAttribute('viewBox', `0 0 ${W} ${parts.length * (barH + 4) + 40}`);
   const t = el('text', { x: 0, y: 14, class: 'chart-title' }, svg);
-  t.textContent = `Blind start: equilibrium strategy; drew ${m[1]}`;
+  const L = (k) => moveLabel(p, p.side, k);
+  t.textContent = `Blind start of ${p.side.toUpperCase()}: equilibrium strategy (probabilities); drew ${L(m[1])}`;
   svg.dataset.value = m[4];
   parts.forEach(([k, v], i) => {
     const y = 24 + i * (barH + 4);
     const lab = el('text', { x: 0, y: y + 13, class: 'bar-label' }, svg);
-    lab.textContent = k;
+    lab.textContent = L(k);
     el('rect', { class: 'bar', x: 30, y, width: Math.max(1, v * (W - 90)), height: barH, 'data-start': k, 'data-p': v }, svg);
     const pv = el('text', { x: 36 + v * (W - 90), y: y + 13, class: 'bar-label' }, svg);
     pv.textContent = v.toFixed(3);
   });
+}
+
+/** Everything the previous game, record or position left on the page. */
+function clearPanels() {
+  clearTimeout(autoplayTimer);
+  entry = null;
+  choiceSpot = null;
+  view = null;
+  cursor = null;
+  anim.frames = [];
+  anim.forPos = null;
+  $('blind-chart').innerHTML = '';
+  $('analysis').textContent = '';
+  $('pv').textContent = '';
+  $('record-out').value = '';
+  message('', '');
+}
+
+function clearRecords() {
+  records = null;
+  rec = null;
+  $('record-games').innerHTML = '';
+  $('record-file').value = '';
+}
+
+/** The header's code, width and opening set to what position string `s` is. */
+function settingsFrom(s) {
+  const f = s.trim().split(/\s+/);
+  const [code, w] = f[0].split(':');
+  if (![...$('variant').options].some((o) => o.value === code)) return;
+  $('variant').value = code;
+  fillColumns();
+  if (code !== 'adjiboto') {
+    $('columns').value = w || '8';
+    const ph = f[3] || '';
+    if (ph.startsWith('s') || ph.startsWith('r')) $('opening').value = 'simultaneous';
+    else if (ph.startsWith('o')) $('opening').value = 'sequential';
+  }
+  settingsNote(false);
+}
+
+function settingsNote(changed) {
+  const n = $('settings-note');
+  n.classList.toggle('changed', changed);
+  n.textContent = changed
+    ? 'Code, width or opening changed: it takes effect at New game (the game on the board is kept until then).'
+    : 'Code, width and opening take effect at New game; players and engine at once.';
 }
 
 async function newGame() {
@@ -756,13 +1114,11 @@ async function newGame() {
   const s = settings();
   await busyDo(async () => {
     const r = await req('newgame', { variant: s.variant, columns: s.columns, opening: s.opening });
-    rec = null;
-    game = { start: r.start, moves: [] };
-    entry = null;
-    $('blind-chart').innerHTML = '';
-    $('analysis').textContent = '';
-    $('pv').textContent = '';
-    message('', '');
+    clearRecords();
+    clearPanels();
+    game = newGameObject(r.start);
+    $('autoplay').checked = true;
+    settingsNote(false);
     saveGame();
     await refresh();
   });
@@ -773,9 +1129,10 @@ async function setUp() {
   const s = $('fen-input').value;
   await busyDo(async () => {
     const r = await req('setup', { fen: s });
-    rec = null;
-    game = { start: r.start, moves: [] };
-    entry = null;
+    clearRecords();
+    clearPanels();
+    game = newGameObject(r.start);
+    settingsFrom(r.start);
     message('note', 'Position set up.');
     saveGame();
     await refresh();
@@ -789,7 +1146,9 @@ async function loadRecords(text) {
   await busyDo(async () => {
     const r = await req('records', { text });
     if (!r.games.length) throw new Error('no game in the file');
-    rec = { games: r.games, gi: 0, ply: 0 };
+    clearPanels();
+    records = r.games;
+    rec = { games: records, gi: 0, ply: 0 };
     const sel = $('record-games');
     sel.innerHTML = '';
     r.games.forEach((g, i) => {
@@ -799,34 +1158,39 @@ async function loadRecords(text) {
       o.textContent = `${i + 1}: ${tag('A')} - ${tag('B')} ${g.result} (${tag('Variant')}, ${g.moves.length} plies)`;
       sel.appendChild(o);
     });
-    message('note', `${r.games.length} games loaded; step through them with the arrows.`);
+    settingsFrom(records[0].start);
+    await fillPositions(records[0]);
+    message('note', `${r.games.length} games loaded; walk through them with the move list or the arrow keys.`);
     await refresh();
   });
 }
 
-async function recStep(to) {
-  if (!rec || busy > 0) return;
-  const g = rec.games[rec.gi];
-  to = Math.max(0, Math.min(g.moves.length, to));
-  if (to === rec.ply + 1) {
-    await busyDo(async () => {
-      const before = st.position;
-      const tr = await req('trace', { start: g.start, moves: g.moves.slice(0, rec.ply), move: g.moves[rec.ply] });
-      rec.ply = to;
-      await playFrames(framesOf(before, tr.trace));
-    });
-  }
-  rec.ply = to;
-  $('rec-ply').textContent = `${rec.ply}/${g.moves.length}`;
-  await refresh();
+async function pickRecord(i) {
+  if (!records || busy > 0) return;
+  clearPanels();
+  rec = { games: records, gi: i, ply: 0 };
+  await busyDo(async () => {
+    settingsFrom(records[i].start);
+    await fillPositions(records[i]);
+    await refresh();
+  });
+}
+
+/** The player names of side `s` in game `g`: whoever made its plies. */
+function namesOf(g, s) {
+  const seen = [];
+  g.moves.forEach((_, i) => {
+    const p = g.pos && g.pos[i] ? parsePos(g.pos[i]) : null;
+    if (p && p.side === s && g.by[i] && !seen.includes(g.by[i])) seen.push(g.by[i]);
+  });
+  return seen.length ? seen.join(', then ') : playerName(s);
 }
 
 async function saveRecord() {
   if (!game) return;
   await busyDo(async () => {
-    const s = settings();
-    const name = (side) => (s[side] === 'engine' ? `choro-${s.algorithm}` : 'human');
-    const r = await req('record', { ...game, a: name('a'), b: name('b') });
+    await fillPositions(game);
+    const r = await req('record', { start: game.start, moves: game.moves, a: namesOf(game, 'a'), b: namesOf(game, 'b') });
     $('record-out').value = r.record;
     const a = document.createElement('a');
     a.href = URL.createObjectURL(new Blob([r.record], { type: 'text/plain' }));
@@ -834,6 +1198,37 @@ async function saveRecord() {
     a.click();
     message('note', 'Saved as choro-game.txt (choro replay checks it).');
   }, (m) => 'Not saved: ' + m);
+}
+
+async function takeBack() {
+  if (rec || !game || !game.moves.length) return;
+  const s = settings();
+  clearTimeout(autoplayTimer);
+  // A search under way ends first (its move is then not played: see below).
+  if (document.body.dataset.thinking === '1') await req('stop').catch(() => {});
+  await busyDo(async () => { await fillPositions(game); });
+  // Back to before the last ply a person made (against the engine, his
+  // move and the engine's answers go together); engines alone: one ply.
+  let k = game.moves.length;
+  if (s.a === 'human' || s.b === 'human') {
+    while (k > 0 && s[parsePos(game.pos[k - 1]).side] !== 'human') k--;
+    if (k === 0) return message('error', 'No move of a person to take back.');
+  }
+  k--;
+  clearTimeout(autoplayTimer);
+  anim.playing = false;
+  if (anim.resolve) finishAnim();
+  // A new object: an engine answer or a trace still under way is for the old one.
+  game = { start: game.start, moves: game.moves.slice(0, k), pos: game.pos.slice(0, k + 1), by: game.by.slice(0, k) };
+  entry = null;
+  choiceSpot = null;
+  view = null;
+  anim.frames = [];
+  anim.forPos = null;
+  message('note', `Taken back to ply ${k}.`);
+  saveGame();
+  await refresh();
+  scheduleNext();
 }
 
 // ---------------------------------------------------------------- wiring
@@ -855,13 +1250,33 @@ function fillColumns() {
   $('opening').disabled = v === 'adjiboto';
 }
 
+/** ← → Home End walk through the game where the keys have no other use. */
+function pageKey(e) {
+  const t = e.target;
+  if (e.key === 'Escape') { cancelEntry(); return; }
+  if (e.altKey || e.ctrlKey || e.metaKey) return;
+  if (t && t.closest && t.closest('input, select, textarea, #choices')) return;
+  if (t && t.closest && t.closest('#board') && e.key.startsWith('Arrow')) return;
+  const c = cur();
+  if (!c) return;
+  const to = { ArrowLeft: c.ply - 1, ArrowRight: c.ply + 1, Home: 0, End: c.g.moves.length }[e.key];
+  if (to === undefined) return;
+  e.preventDefault();
+  goTo(to, e.key === 'ArrowRight');
+}
+
 function wire() {
-  $('variant').addEventListener('change', fillColumns);
+  $('variant').addEventListener('change', () => { fillColumns(); settingsNote(true); });
+  for (const id of ['columns', 'opening']) $(id).addEventListener('change', () => settingsNote(true));
   $('new-game').addEventListener('click', newGame);
   $('flip').addEventListener('click', () => { flipped = !flipped; saveGame(); redraw(); });
   $('fen-set').addEventListener('click', setUp);
+  $('fen-input').addEventListener('keydown', (e) => { if (e.key === 'Enter') { e.preventDefault(); setUp(); } });
   $('copy-position').addEventListener('click', async () => {
-    const text = $('position').dataset.position || '';
+    if (secret()) {
+      return message('error', 'Not copied: the position shows A\'s blind start, hidden until B has chosen his.');
+    }
+    const text = st ? st.position : '';
     try {
       await navigator.clipboard.writeText(text);
     } catch (_) {
@@ -878,19 +1293,17 @@ function wire() {
     $('autoplay').checked = false;
     clearTimeout(autoplayTimer);
     req('stop').catch(() => {});
-  });
-  $('takeback').addEventListener('click', async () => {
-    if (busy > 0 || !game || !game.moves.length) return;
-    $('autoplay').checked = false;
-    game.moves.pop();
-    entry = null;
     saveGame();
-    await refresh();
+    message('note', 'Stopped; the engine waits: "Engine, move now" or tick "engines play on".');
   });
-  $('autoplay').addEventListener('change', scheduleNext);
-  for (const id of ['player-a', 'player-b']) $(id).addEventListener('change', () => { saveGame(); if (st) { renderInfo(); redraw(); } scheduleNext(); });
+  $('takeback').addEventListener('click', takeBack);
+  $('autoplay').addEventListener('change', () => { saveGame(); if (st) renderInfo(); scheduleNext(); });
+  for (const id of ['player-a', 'player-b']) {
+    $(id).addEventListener('change', () => { saveGame(); if (st) { renderInfo(); redraw(); } scheduleNext(); });
+  }
+  for (const id of ['algorithm', 'movetime']) $(id).addEventListener('change', saveGame);
   $('anim-first').addEventListener('click', () => { anim.playing = false; anim.i = 0; showFrame(); });
-  $('anim-last').addEventListener('click', () => { anim.i = anim.frames.length - 1; finishAnim(); });
+  $('anim-last').addEventListener('click', () => { anim.i = Math.max(0, anim.frames.length - 1); finishAnim(); });
   $('anim-back').addEventListener('click', () => { anim.playing = false; anim.i = Math.max(0, anim.i - 1); showFrame(); });
   $('anim-fwd').addEventListener('click', () => {
     anim.playing = false;
@@ -903,25 +1316,28 @@ function wire() {
     anim.playing = true;
     tick();
   });
+  $('nav-first').addEventListener('click', () => goTo(0, false));
+  $('nav-prev').addEventListener('click', () => { const c = cur(); if (c) goTo(c.ply - 1, false); });
+  $('nav-next').addEventListener('click', () => { const c = cur(); if (c) goTo(c.ply + 1, true); });
+  $('nav-last').addEventListener('click', () => { const c = cur(); if (c) goTo(c.g.moves.length, false); });
   $('record-file').addEventListener('change', async (e) => {
     const f = e.target.files[0];
     if (f) loadRecords(await f.text());
   });
-  $('record-games').addEventListener('change', () => { if (rec) { rec.gi = +$('record-games').value; rec.ply = 0; recStep(0); } });
-  $('rec-first').addEventListener('click', () => recStep(0));
-  $('rec-prev').addEventListener('click', () => rec && recStep(rec.ply - 1));
-  $('rec-next').addEventListener('click', () => rec && recStep(rec.ply + 1));
-  $('rec-last').addEventListener('click', () => rec && recStep(1e9));
+  $('record-games').addEventListener('change', () => pickRecord(+$('record-games').value));
   $('rec-play').addEventListener('click', async () => {
-    if (!rec) return;
+    if (!rec) return message('error', 'No record is being walked through: load a record file first.');
     const g = rec.games[rec.gi];
-    game = { start: g.start, moves: g.moves.slice(0, rec.ply) };
+    clearPanels();
+    game = { start: g.start, moves: g.moves.slice(0, rec.ply), pos: (g.pos || [g.start]).slice(0, rec.ply + 1), by: g.moves.slice(0, rec.ply).map(() => 'from a record') };
     rec = null;
     saveGame();
     await refresh();
     scheduleNext();
   });
   $('save-record').addEventListener('click', saveRecord);
+  $('board').addEventListener('keydown', boardKey);
+  document.addEventListener('keydown', pageKey);
 }
 
 async function main() {
@@ -937,15 +1353,18 @@ async function main() {
       }
       fillColumns();
       if (s.columns) $('columns').value = s.columns;
+      if (s.autoplay !== undefined) $('autoplay').checked = !!s.autoplay;
       flipped = !!r.game.flipped;
-      game = { start: r.game.start, moves: r.game.moves || [] };
+      const moves = r.game.moves || [];
+      game = newGameObject(r.game.start, moves, r.game.by || moves.map(() => 'unknown'));
+      await fillPositions(game);
       message('note', 'The game in progress was restored.');
       await refresh();
-      $('autoplay').checked = false;
     } else {
       await newGame();
     }
   });
+  scheduleNext();
 }
 
 main();

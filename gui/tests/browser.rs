@@ -14,10 +14,20 @@
 //! has `choro replay` check it, steps through the saved records, flips the
 //! board, and gives the page bad input: an illegal click, a malformed
 //! position string, an engine killed while it thinks, a closed page.
+//!
+//! Before the games (issue 29): the page at 390x844 and 844x390 (the
+//! screenshots `phone.png` and `phone-landscape.png`), a Lango race
+//! decision and Esc by the keyboard, the hot-seat secrecy of a blind start
+//! (the page's HTML, inputs, tooltips and the clipboard), walking the move
+//! list, take back against the engine and a reload while it thinks, and a
+//! whole Didinga game played with the keyboard alone; axe-core (npm,
+//! `.ci/browser` installs it into `target/axe`) checks the page at six
+//! states for serious and critical findings.
 
 mod common;
 
 use choro_engine::{Game, Position};
+use fantoccini::actions::{InputSource, KeyAction, KeyActions};
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{json, Value};
 use std::io::Write;
@@ -73,6 +83,42 @@ fn screens_dir() -> PathBuf {
     d
 }
 
+/// axe-core's script: `CHORO_AXE`, or where `.ci/browser` installs it
+/// (`target/axe`, by npm). Missing: a failure under `CHORO_BROWSER_REQUIRED`,
+/// else the accessibility checks are skipped with a message.
+fn axe_source() -> Option<String> {
+    let target = screens_dir().parent().unwrap().to_path_buf();
+    let path = std::env::var_os("CHORO_AXE")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| target.join("axe/node_modules/axe-core/axe.min.js"));
+    match std::fs::read_to_string(&path) {
+        Ok(s) => Some(s),
+        Err(e) => {
+            assert!(
+                std::env::var_os("CHORO_BROWSER_REQUIRED").is_none(),
+                "axe-core is missing at {}: {e} (.ci/browser installs it with npm)",
+                path.display()
+            );
+            let _ = writeln!(
+                std::io::stderr(),
+                "SKIPPED: the axe-core checks need {} (.ci/browser installs it with npm)",
+                path.display()
+            );
+            None
+        }
+    }
+}
+
+const KEY_TAB: char = '\u{E004}';
+const KEY_ENTER: char = '\u{E007}';
+const KEY_ESCAPE: char = '\u{E00C}';
+const KEY_END: char = '\u{E010}';
+const KEY_HOME: char = '\u{E011}';
+const KEY_LEFT: char = '\u{E012}';
+const KEY_UP: char = '\u{E013}';
+const KEY_RIGHT: char = '\u{E014}';
+const KEY_DOWN: char = '\u{E015}';
+
 struct Page {
     c: Client,
     url: String,
@@ -91,21 +137,24 @@ impl Page {
               [+g.dataset.row, +g.dataset.col, +g.dataset.count, g.dataset.side, g.dataset.hole]);
             const stores = [...document.querySelectorAll('#board g.store')].map(g =>
               [g.dataset.store, +g.dataset.count]);
-            const moves = [...document.querySelectorAll('#moves-list span')].map(s =>
-              [s.dataset.move, s.dataset.to]);
-            const history = [...document.querySelectorAll('#history li')].map(l => l.dataset.move);
+            // The engine's answers as the page holds them (some are not
+            // shown while a blind start is secret), and what is shown.
+            const moves = st ? st.moves : [];
+            const history = shownMoves();
             const shown = [...document.querySelectorAll('#history li')].map(l => l.textContent);
             const m = document.getElementById('message');
             return {
               busy: document.body.dataset.busy, human: document.body.dataset.human,
-              mode: document.body.dataset.mode,
-              result: document.body.dataset.result, position: document.getElementById('position').dataset.position,
+              mode: document.body.dataset.mode, ply: +document.body.dataset.ply,
+              result: document.body.dataset.result, position: st ? st.position : null,
               start: document.body.dataset.start, holes, stores, moves, history, shown,
-              message: m.textContent, kind: m.className,
-              choices: [...document.querySelectorAll('#board g.choice')].map(g => g.dataset.token),
+              all: cur() ? cur().g.moves.length : 0,
+              message: m.textContent, kind: m.className, status: document.getElementById('status').textContent,
+              choices: [...document.querySelectorAll('#choices button')].map(b => b.dataset.token),
               bars: document.querySelectorAll('#blind-chart rect.bar').length,
               pid: document.body.dataset.enginePid, restarts: document.body.dataset.restarts,
               caption: document.getElementById('anim-caption').textContent,
+              autoplay: document.getElementById('autoplay').checked,
             };"#,
         )
         .await
@@ -152,6 +201,71 @@ impl Page {
             "const e = document.getElementById('{id}'); e.value = '{value}'; e.dispatchEvent(new Event('change'));"
         );
         self.js(&script).await;
+    }
+
+    /// Press and release one key where the focus is, as a person would.
+    async fn key(&self, k: char) {
+        let a = KeyActions::new("keyboard".into())
+            .then(KeyAction::Down { value: k })
+            .then(KeyAction::Up { value: k });
+        self.c.perform_actions(a).await.unwrap();
+    }
+
+    /// What has the focus: its tag, hole, side and token (a choice button).
+    async fn focused(&self) -> Value {
+        self.js(r#"const e = document.activeElement;
+            const r = e ? e.getBoundingClientRect() : null;
+            return e ? {tag: e.tagName, id: e.id, hole: e.dataset ? e.dataset.hole : null,
+              side: e.dataset ? e.dataset.side : null, token: e.dataset ? e.dataset.token : null,
+              x: r.left + r.width / 2, y: r.top + r.height / 2} : null;"#)
+            .await
+    }
+
+    async fn resize(&self, width: u32, height: u32) {
+        // The window's frame, if any, is added so that the page gets the
+        // size; a resize takes effect a little later.
+        let (mut ow, mut oh) = (width as i64, height as i64);
+        for _ in 0..50 {
+            self.c.set_window_size(ow as u32, oh as u32).await.unwrap();
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            let inner = self.js("return [innerWidth, innerHeight]").await;
+            let (w, h) = (inner[0].as_i64().unwrap(), inner[1].as_i64().unwrap());
+            if (w, h) == (width as i64, height as i64) {
+                return;
+            }
+            ow += width as i64 - w;
+            oh += height as i64 - h;
+        }
+        panic!("the viewport did not become {width}x{height}");
+    }
+
+    /// axe-core's serious and critical findings on the page as it is.
+    async fn axe(&self, when: &str) {
+        let Some(src) = axe_source() else {
+            return;
+        };
+        if self.js("return typeof axe").await != "object" {
+            self.c.execute(&src, vec![]).await.unwrap();
+        }
+        let found = self
+            .c
+            .execute_async(
+                r#"const done = arguments[arguments.length - 1];
+                axe.run(document, { resultTypes: ['violations'] }).then((r) => done(r.violations
+                  .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+                  .map((v) => ({ id: v.id, impact: v.impact, help: v.help,
+                    nodes: v.nodes.slice(0, 5).map((n) => n.target.join(' ') + ': ' + n.failureSummary) }))),
+                  (e) => done([{ id: 'axe failed', help: String(e) }]));"#,
+                vec![],
+            )
+            .await
+            .unwrap();
+        assert_eq!(
+            found,
+            json!([]),
+            "axe-core, {when}: serious or critical findings:\n{found:#}"
+        );
+        println!("axe-core {when}: no serious or critical finding");
     }
 
     async fn shot(&self, name: &str) {
@@ -246,7 +360,7 @@ async fn enter(page: &Page, mv: &str, side: &str) {
             .map(|v| v.as_str().unwrap().to_string())
             .collect();
         if offered.contains(t) {
-            page.click(&format!("#board g.choice[data-token='{t}']"))
+            page.click(&format!("#choices button[data-token='{t}']"))
                 .await;
             continue;
         }
@@ -272,7 +386,7 @@ async fn enter(page: &Page, mv: &str, side: &str) {
             .iter()
             .any(|v| v == t.as_str())
         {
-            page.click(&format!("#board g.choice[data-token='{t}']"))
+            page.click(&format!("#choices button[data-token='{t}']"))
                 .await;
         }
     }
@@ -349,7 +463,7 @@ async fn play_game(
         let phase = s["position"].as_str().unwrap().split(' ').nth(3).unwrap();
         if phase.starts_with("s1") && players[1] == "human" {
             // B, a person at the same board, is not shown A's blind start.
-            assert_eq!(s["shown"][0], "(blind)", "{s}");
+            assert_eq!(s["shown"][0], "A: (blind start, hidden)", "{s}");
             let shown = page
                 .js("return document.getElementById('position').value")
                 .await;
@@ -469,6 +583,13 @@ async fn scenario(page: Page) {
     // Animation off for the games; on for the animation checks below.
     page.js("document.getElementById('speed').value = '100';")
         .await;
+    page.axe("the page at its start").await;
+    phone(&page).await;
+    keyboard_lango_decision(&page).await;
+    hot_seat_secrecy(&page).await;
+    history_is_walked(&page).await;
+    take_back_against_the_engine(&page).await;
+    keyboard_didinga_game(&page).await;
 
     let mut records = String::new();
     let mut race_choices = 0;
@@ -500,6 +621,15 @@ async fn scenario(page: Page) {
         hidden_starts, 1,
         "the two people's simultaneous game hides A's start"
     );
+    // The records name who played: a person, or the engine and its settings.
+    assert!(
+        records.contains("[A \"human\"]\n[B \"choro alphabeta 40 ms\"]"),
+        "{records}"
+    );
+    assert!(
+        records.contains("[A \"human\"]\n[B \"human\"]"),
+        "{records}"
+    );
     let file = screens_dir().join("games.txt");
     std::fs::write(&file, &records).unwrap();
     common::assert_replays(&file);
@@ -515,6 +645,14 @@ async fn scenario(page: Page) {
 }
 
 async fn records_are_stepped(page: &Page, file: &Path) {
+    // What the engine said of the game before: gone with the records.
+    page.new_game("didinga", 8, "sequential", "alphabeta").await;
+    page.click("#analyse").await;
+    page.idle().await;
+    let said = page
+        .js("return document.getElementById('analysis').textContent")
+        .await;
+    assert!(said.as_str().unwrap().starts_with("depth"), "{said}");
     let input = page.c.find(Locator::Id("record-file")).await.unwrap();
     input.send_keys(file.to_str().unwrap()).await.unwrap();
     let s = page.idle().await;
@@ -523,21 +661,32 @@ async fn records_are_stepped(page: &Page, file: &Path) {
         "{s}"
     );
     // Game 2 (Lango): step forward, checking every board, then to the end.
+    let gone = page
+        .js("return ['analysis', 'pv', 'blind-chart'].map(id => document.getElementById(id).textContent).join('')")
+        .await;
+    assert_eq!(gone, "", "a loaded record keeps the last game's analysis");
     page.select("record-games", "1").await;
     let s = page.idle().await;
     let start = s["position"].as_str().unwrap().to_string();
+    // The header says what the record is.
+    assert_eq!(
+        page.js("return document.getElementById('variant').value")
+            .await,
+        "lango"
+    );
+    page.axe("a record loaded").await;
     for ply in 1..=8 {
-        page.click("#rec-next").await;
+        page.click("#nav-next").await;
         let s = page.idle().await;
         assert_eq!(s["history"].as_array().unwrap().len(), ply, "{s}");
         check_board(&s, &start);
     }
     page.shot("record.png").await;
-    page.click("#rec-prev").await;
+    page.click("#nav-prev").await;
     let s = page.idle().await;
     assert_eq!(s["history"].as_array().unwrap().len(), 7);
     check_board(&s, &start);
-    page.click("#rec-last").await;
+    page.click("#nav-last").await;
     let s = page.idle().await;
     assert_ne!(
         s["result"], "none",
@@ -560,6 +709,12 @@ async fn engines_play_each_other(page: &Page) {
         assert!(t0.elapsed() < PATIENCE, "{s}");
         tokio::time::sleep(Duration::from_millis(25)).await;
     };
+    assert_eq!(
+        page.js("return document.getElementById('record-games').options.length")
+            .await,
+        0,
+        "a new game keeps the record picker's entries"
+    );
     page.click("#stop").await;
     let s2 = page.idle().await;
     assert!(s2["history"].as_array().unwrap().len() >= s["history"].as_array().unwrap().len());
@@ -628,7 +783,7 @@ async fn animation_steps(page: &Page) {
     let s = page.snapshot().await;
     assert!(s["caption"].as_str().unwrap().starts_with("2/"), "{s}");
     assert!(
-        s["caption"].as_str().unwrap().contains("A drops into m"),
+        s["caption"].as_str().unwrap().contains("A drops into M"),
         "{s}"
     );
     page.shot("animation.png").await;
@@ -739,4 +894,466 @@ async fn closed_page_keeps_the_game(page: &Page) {
     assert_eq!(s["history"], before["history"], "{s}");
     assert_eq!(s["position"], before["position"]);
     assert!(s["message"].as_str().unwrap().contains("restored"), "{s}");
+}
+
+/// The Lango race decision of PROTOCOL.md: A to decide, relay at k.
+const LANGO_RACE: &str = "lango:8 0,2,2,0,2,2,0,2/3,4,3,0,4,3,1,3/3,1,3,4,0,3,4,3/0,0,2,2,0,2,2,0 a r 11.1 decide=relay,hand=3,at=k,origin=k,front=1,single=0,laps=3 lap=ccw,hand=1,next=k,origin=g,front=1,laps=3 2";
+
+/// Set up a position by typing it and pressing Enter in "Set up".
+async fn set_up(page: &Page, fen: &str) -> Value {
+    page.js("document.getElementById('fen-input').value = '';")
+        .await;
+    let input = page.c.find(Locator::Id("fen-input")).await.unwrap();
+    input.send_keys(fen).await.unwrap();
+    page.key(KEY_ENTER).await;
+    let s = page.idle().await;
+    assert_eq!(s["position"], fen, "Enter in Set up sets the position: {s}");
+    assert_eq!(s["history"], json!([]), "{s}");
+    s
+}
+
+/// Tab (at most `n` times) until the focus is on what `want` accepts.
+async fn tab_to(page: &Page, n: usize, want: impl Fn(&Value) -> bool) -> Value {
+    for _ in 0..n {
+        let f = page.focused().await;
+        if want(&f) {
+            return f;
+        }
+        page.key(KEY_TAB).await;
+    }
+    panic!("Tab never reached the element: {}", page.focused().await);
+}
+
+/// Play hole `hole` of `side` with the keyboard alone: Tab to the board,
+/// arrow keys across it to the hole, Enter.
+async fn key_hole(page: &Page, side: &str, hole: &str) {
+    let f = tab_to(page, 80, |f| f["tag"] == "g").await;
+    let _ = f;
+    let target = page
+        .js(&format!(
+            "const r = document.querySelector(\"#board g.hole[data-side='{side}'][data-hole='{hole}']\").getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2];"
+        ))
+        .await;
+    let (tx, ty) = (target[0].as_f64().unwrap(), target[1].as_f64().unwrap());
+    for _ in 0..40 {
+        let f = page.focused().await;
+        assert_eq!(f["tag"], "g", "the focus left the board: {f}");
+        if f["side"] == side && f["hole"] == hole {
+            page.key(KEY_ENTER).await;
+            return;
+        }
+        let (x, y) = (f["x"].as_f64().unwrap(), f["y"].as_f64().unwrap());
+        let k = if ty < y - 10.0 {
+            KEY_UP
+        } else if ty > y + 10.0 {
+            KEY_DOWN
+        } else if tx < x {
+            KEY_LEFT
+        } else {
+            KEY_RIGHT
+        };
+        page.key(k).await;
+    }
+    panic!("the arrow keys did not reach hole {hole} of {side}");
+}
+
+/// Choose `token` among the choices offered, with Tab and Enter.
+async fn key_choice(page: &Page, token: &str) {
+    tab_to(page, 80, |f| f["token"] == token).await;
+    page.key(KEY_ENTER).await;
+}
+
+/// A whole Didinga game (simultaneous opening) against the engine played
+/// with the keyboard alone.
+async fn keyboard_didinga_game(page: &Page) {
+    page.new_game_of(
+        "didinga",
+        8,
+        "simultaneous",
+        "alphabeta",
+        ["human", "engine"],
+    )
+    .await;
+    let mut s = page.settle().await;
+    let start = s["start"].as_str().unwrap().to_string();
+    // Start from the page's top, as a person arriving by keyboard would.
+    page.js("document.activeElement.blur(); document.getElementById('new-game').focus();")
+        .await;
+    let mut plies = 0;
+    while s["result"] == "none" {
+        let moves = s["moves"].as_array().unwrap().clone();
+        let mv = moves
+            .iter()
+            .min_by_key(|m| opponent_material(m[1].as_str().unwrap(), 0))
+            .unwrap()[0]
+            .as_str()
+            .unwrap()
+            .to_string();
+        let before = s["history"].as_array().unwrap().len();
+        key_hole(page, "a", &mv).await;
+        s = page.settle().await;
+        assert_ne!(s["kind"], "error", "{s}");
+        let after = s["history"].as_array().unwrap();
+        assert!(after.len() > before, "{mv} was not played by Enter: {s}");
+        assert_eq!(after[before], mv.as_str());
+        check_board(&s, &start);
+        plies = after.len();
+        assert!(plies < MAX_PLIES, "no end after {plies} plies");
+    }
+    println!("didinga by keyboard: {plies} plies, {}", s["result"]);
+}
+
+/// A Lango race decision taken with the keyboard, the buttons saying what
+/// the choices do; Esc cancels a half-entered move.
+async fn keyboard_lango_decision(page: &Page) {
+    page.new_game_of("lango", 8, "simultaneous", "greedy", ["human", "engine"])
+        .await;
+    page.settle().await;
+    let s = set_up(page, LANGO_RACE).await;
+    assert_eq!(s["choices"], json!(["+", "-"]), "{s}");
+    let texts = page
+        .js("return [...document.querySelectorAll('#choices button')].map(b => b.textContent)")
+        .await;
+    assert_eq!(
+        texts,
+        json!(["relay clockwise (+)", "relay counter-clockwise (-)"])
+    );
+    page.axe("a race decision offered").await;
+    page.js("document.getElementById('new-game').focus();")
+        .await;
+    key_choice(page, "-").await;
+    let s = page.settle().await;
+    assert_eq!(s["history"][0], "-", "{s}");
+    assert_ne!(s["kind"], "error", "{s}");
+    assert!(
+        s["shown"][0]
+            .as_str()
+            .unwrap()
+            .starts_with("A: race decision at K: relay counter-clockwise (-)"),
+        "{s}"
+    );
+    check_board(&s, LANGO_RACE);
+
+    // Acholi's sequential opening: hole k may be sown either way (the
+    // attack clockwise); Esc takes the half-entered move back.
+    let fen = "acholi:8 2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2 a o2 0";
+    set_up(page, fen).await;
+    let hole = "k";
+    key_hole(page, "a", hole).await;
+    let s = page.idle().await;
+    assert!(
+        s["choices"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|c| c == &json!(format!("~{hole}"))),
+        "{s}"
+    );
+    assert_eq!(
+        page.focused().await["tag"],
+        "BUTTON",
+        "the focus is on the choices"
+    );
+    page.key(KEY_ESCAPE).await;
+    let s = page.idle().await;
+    assert_eq!(s["choices"], json!([]), "Esc cancelled the move: {s}");
+    assert_eq!(s["history"], json!([]), "{s}");
+    assert!(s["message"].as_str().unwrap().contains("cancelled"), "{s}");
+    assert_eq!(
+        page.focused().await["tag"],
+        "g",
+        "the focus is back on the board"
+    );
+}
+
+/// Two people at one board: after A's blind start nothing on the page
+/// (text, attributes, tooltips, inputs, the clipboard) shows it until B
+/// has chosen his.
+async fn hot_seat_secrecy(page: &Page) {
+    page.new_game_of("lango", 8, "simultaneous", "greedy", ["human", "human"])
+        .await;
+    let s = page.settle().await;
+    let a = s["moves"][0][0].as_str().unwrap().to_string();
+    page.click(&format!("#board g.hole[data-side='a'][data-hole='{a}']"))
+        .await;
+    let s = page.settle().await;
+    let secret = s["position"].as_str().unwrap().to_string();
+    assert!(secret.contains(" s1:"), "{s}");
+    let rows = secret.split(' ').nth(1).unwrap().to_string();
+    // Every position B's starts lead to: the race, which A's start decides.
+    let revealing: Vec<String> = s["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            m[1].as_str()
+                .unwrap()
+                .split(' ')
+                .nth(1)
+                .unwrap()
+                .to_string()
+        })
+        .filter(|r| *r != rows)
+        .collect();
+    assert!(!revealing.is_empty());
+    let page_text = page
+        .js(
+            r#"const inputs = [...document.querySelectorAll('input, textarea')].map(e => e.value);
+            const titles = [...document.querySelectorAll('[title]')].map(e => e.getAttribute('title'));
+            const svgTitles = [...document.querySelectorAll('title')].map(e => e.textContent);
+            return [document.documentElement.outerHTML, ...inputs, ...titles, ...svgTitles].join('\n');"#,
+        )
+        .await;
+    let page_text = page_text.as_str().unwrap();
+    let start_word = format!("s1:{a}");
+    assert!(
+        !page_text.contains(&start_word),
+        "the page shows {start_word}"
+    );
+    for r in &revealing {
+        assert!(
+            !page_text.contains(r.as_str()),
+            "the page shows the race {r}"
+        );
+    }
+    // The clipboard: whatever Copy would write.
+    page.js(
+        r#"window.copied = [];
+        navigator.clipboard.writeText = (t) => { window.copied.push(t); return Promise.resolve(); };
+        const ex = document.execCommand.bind(document);
+        document.execCommand = (c) => { if (c === 'copy') window.copied.push(document.getSelection().toString() || document.activeElement.value); return ex(c); };"#,
+    )
+    .await;
+    page.click("#copy-position").await;
+    let copied = page.js("return window.copied.join('\\n')").await;
+    assert!(!copied.as_str().unwrap().contains("s1:"), "copied {copied}");
+    for r in &revealing {
+        assert!(!copied.as_str().unwrap().contains(r.as_str()));
+    }
+    page.axe("hot seat, a blind start hidden").await;
+    // B chooses: both starts are made, the position is shown again.
+    let b = s["moves"][0][0].as_str().unwrap().to_string();
+    page.click(&format!("#board g.hole[data-side='b'][data-hole='{b}']"))
+        .await;
+    let s = page.idle().await;
+    let shown = page
+        .js("return document.getElementById('position').value")
+        .await;
+    assert_eq!(shown, s["position"], "{s}");
+    assert!(
+        s["shown"][0].as_str().unwrap().contains("blind start"),
+        "{s}"
+    );
+}
+
+/// The move list walks the game: a click on a ply shows the position
+/// after it and its move again drop by drop; the arrow keys, Home and End
+/// walk it too; End comes back to the game, which goes on.
+async fn history_is_walked(page: &Page) {
+    let mut s = page.new_game("didinga", 8, "sequential", "greedy").await;
+    let start = s["start"].as_str().unwrap().to_string();
+    for _ in 0..3 {
+        let mv = s["moves"][0][0].as_str().unwrap().to_string();
+        page.click(&format!("#board g.hole[data-side='a'][data-hole='{mv}']"))
+            .await;
+        s = page.settle().await;
+    }
+    let all = s["history"].as_array().unwrap().clone();
+    assert_eq!(all.len(), 6, "{s}");
+    for t in s["shown"].as_array().unwrap() {
+        let t = t.as_str().unwrap();
+        assert!(t.starts_with("A: ") || t.starts_with("B: "), "{t}");
+    }
+    page.click("#history li[data-ply='3'] button").await;
+    let s = page.idle().await;
+    assert_eq!(s["ply"], 3, "{s}");
+    assert_eq!(s["history"].as_array().unwrap()[..], all[..3], "{s}");
+    check_board(&s, &start);
+    assert_eq!(s["human"], "0", "no move while an earlier ply is shown");
+    assert!(s["status"].as_str().unwrap().contains("Ply 3 of 6"), "{s}");
+    // Its move, step by step, again.
+    let cap = s["caption"].as_str().unwrap().to_string();
+    let n: usize = cap.split('/').next().unwrap().parse().unwrap();
+    assert!(n >= 2, "the move's steps are there: {cap}");
+    page.click("#anim-first").await;
+    assert!(page.snapshot().await["caption"]
+        .as_str()
+        .unwrap()
+        .starts_with("0/"));
+    page.click("#anim-fwd").await;
+    let cap = page.snapshot().await["caption"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(cap.starts_with("1/") && cap.contains("A lifts"), "{cap}");
+    page.click("#anim-last").await;
+    // A click on a hole while the past is shown plays nothing.
+    page.click("#board g.hole[data-side='a'][data-hole='a']")
+        .await;
+    let s = page.idle().await;
+    assert_eq!(s["kind"], "error", "{s}");
+    assert_eq!(s["all"], 6, "{s}");
+    // Keys: Home, →, End (the focus on the move list's buttons).
+    page.js("document.getElementById('nav-next').focus();")
+        .await;
+    page.key(KEY_HOME).await;
+    let s = page.idle().await;
+    assert_eq!(s["ply"], 0, "{s}");
+    check_board(&s, &start);
+    page.key(KEY_RIGHT).await;
+    let s = page.idle().await;
+    assert_eq!(s["ply"], 1, "{s}");
+    page.key(KEY_RIGHT).await;
+    page.idle().await;
+    page.key(KEY_LEFT).await;
+    let s = page.idle().await;
+    assert_eq!(s["ply"], 1, "{s}");
+    check_board(&s, &start);
+    page.key(KEY_END).await;
+    let s = page.settle().await;
+    assert_eq!(s["ply"], 6, "{s}");
+    assert_eq!(s["human"], "1", "{s}");
+    // The game goes on from its end.
+    let mv = s["moves"][0][0].as_str().unwrap().to_string();
+    page.click(&format!("#board g.hole[data-side='a'][data-hole='{mv}']"))
+        .await;
+    let s = page.settle().await;
+    assert_eq!(s["all"], 8, "{s}");
+    check_board(&s, &start);
+    page.shot("history.png").await;
+}
+
+/// Take back against the engine: back to the person's last move at once,
+/// the engine still playing; a reload keeps it playing.
+async fn take_back_against_the_engine(page: &Page) {
+    let mut s = page.new_game("didinga", 8, "sequential", "greedy").await;
+    let start = s["start"].as_str().unwrap().to_string();
+    for _ in 0..2 {
+        let mv = s["moves"][0][0].as_str().unwrap().to_string();
+        page.click(&format!("#board g.hole[data-side='a'][data-hole='{mv}']"))
+            .await;
+        s = page.settle().await;
+    }
+    let all = s["history"].as_array().unwrap().clone();
+    assert_eq!(all.len(), 4, "{s}");
+    page.click("#takeback").await;
+    let s = page.settle().await;
+    assert_eq!(
+        s["history"].as_array().unwrap()[..],
+        all[..2],
+        "one press takes back the engine's answer and my move: {s}"
+    );
+    assert_eq!(s["human"], "1", "{s}");
+    assert_eq!(s["autoplay"], true, "the engine still plays: {s}");
+    check_board(&s, &start);
+    // A move: the engine answers.
+    let mv = s["moves"][1][0].as_str().unwrap().to_string();
+    page.click(&format!("#board g.hole[data-side='a'][data-hole='{mv}']"))
+        .await;
+    let s = page.settle().await;
+    assert_eq!(
+        s["history"].as_array().unwrap().len(),
+        4,
+        "the engine answered: {s}"
+    );
+    check_board(&s, &start);
+
+    // A reload while the engine is to move and thinks: the restored game
+    // goes on (the reload used to untick "engines play on").
+    // (The engine paused first, so that it does not take A's side of the
+    // game above; New game sets it playing again.)
+    page.click("#stop").await;
+    page.idle().await;
+    for (id, v) in [
+        ("variant", "didinga"),
+        ("columns", "8"),
+        ("opening", "sequential"),
+        ("player-a", "engine"),
+        ("player-b", "human"),
+        ("algorithm", "alphabeta"),
+        ("movetime", "3000"),
+    ] {
+        page.select(id, v).await;
+    }
+    page.click("#new-game").await;
+    let t0 = Instant::now();
+    while page.js("return document.body.dataset.thinking").await != "1"
+        || page.snapshot().await["all"] != 0
+    {
+        assert!(t0.elapsed() < PATIENCE, "the engine did not start thinking");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    page.c.goto(&page.url).await.unwrap();
+    page.js("document.getElementById('speed').value = '100';")
+        .await;
+    let s = page.settle().await;
+    assert!(s["message"].as_str().unwrap().contains("restored"), "{s}");
+    assert_eq!(s["all"], 1, "the engine moved in the restored game: {s}");
+    assert_eq!(s["autoplay"], true, "{s}");
+}
+
+/// A phone, portrait and landscape: one column, the board first and as
+/// wide as the screen, holes of 40 px or more, nothing wider than the
+/// screen, the choices never over a hole.
+async fn phone(page: &Page) {
+    for (w, h, name) in [(390, 844, "phone.png"), (844, 390, "phone-landscape.png")] {
+        page.resize(w, h).await;
+        page.new_game("didinga", 8, "simultaneous", "greedy").await;
+        let m = page
+            .js(
+                r#"const b = document.getElementById('board').getBoundingClientRect();
+                const holes = [...document.querySelectorAll('#board g.hole circle.pit')].map(c => c.getBoundingClientRect());
+                const r = document.getElementById('right').getBoundingClientRect();
+                return { scroll: document.documentElement.scrollWidth, boardW: b.width, boardH: b.height,
+                  boardTop: b.top + scrollY, right: r.top + scrollY,
+                  hole: Math.min(...holes.map(c => Math.min(c.width, c.height))),
+                  left: Math.min(...holes.map(c => c.left)), rightmost: Math.max(...holes.map(c => c.right)) };"#,
+            )
+            .await;
+        println!("{w}x{h}: {m}");
+        assert!(
+            m["scroll"].as_f64().unwrap() <= w as f64,
+            "the page is wider than {w}: {m}"
+        );
+        assert!(
+            m["hole"].as_f64().unwrap() >= 40.0,
+            "holes under 40 px at {w}x{h}: {m}"
+        );
+        assert!(
+            m["rightmost"].as_f64().unwrap() <= w as f64 && m["left"].as_f64().unwrap() >= 0.0,
+            "{m}"
+        );
+        assert!(
+            m["boardTop"].as_f64().unwrap() < m["right"].as_f64().unwrap(),
+            "the board first: {m}"
+        );
+        if w < h {
+            assert!(
+                m["boardW"].as_f64().unwrap() >= 0.95 * w as f64,
+                "the board as wide as the screen: {m}"
+            );
+        } else {
+            assert!(
+                m["boardH"].as_f64().unwrap() <= h as f64,
+                "the whole board on the screen: {m}"
+            );
+        }
+        // A race decision: its buttons cover no hole.
+        let s = set_up(page, LANGO_RACE).await;
+        assert_eq!(s["choices"], json!(["+", "-"]), "{s}");
+        let over = page
+            .js(
+                r#"const holes = [...document.querySelectorAll('#board g.hole circle.pit')].map(c => c.getBoundingClientRect());
+                const bs = [...document.querySelectorAll('#choices button')].map(c => c.getBoundingClientRect());
+                return bs.some(b => holes.some(o => b.left < o.right && o.left < b.right && b.top < o.bottom && o.top < b.bottom));"#,
+            )
+            .await;
+        assert_eq!(over, false, "a choice covers a hole at {w}x{h}");
+        page.js("scrollTo(0, 0)").await;
+        page.shot(name).await;
+        if w < h {
+            page.axe("a phone").await;
+        }
+    }
+    page.resize(1400, 1000).await;
 }
