@@ -276,7 +276,7 @@ pub fn run(
             }) = tally.sprt
             {
                 if !stop.swap(true, Ordering::Relaxed) {
-                    stopped_early = Some(super::cli::sprt_stop(d));
+                    stopped_early = Some(super::stats::sprt_stop(d));
                 }
             }
         }
