@@ -10,7 +10,8 @@
 //! code with a filter, e.g. `-- perft/didinga`.
 
 use choro_bench::{alphabeta, parse_perft, parse_win_tests, PerftBlock};
-use choro_engine::search::{Limits, Score, SearchConfig, SearchControl, Searcher};
+use choro_engine::search::{Limits, Score, SearchConfig, SearchControl};
+use choro_engine::Searcher;
 use choro_engine::{perft, Game, Move, Position, Variant, LAP_BUDGET};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::hint::black_box;

@@ -2,9 +2,8 @@
 //! tools that made the files of `positions/` (`src/bin/positions.rs`):
 //! a seeded generator, random games, and figures about a position's moves.
 
-use choro_engine::search::{
-    Algorithm, Limits, SearchConfig, SearchControl, SearchResult, Searcher,
-};
+use choro_engine::search::{Algorithm, Limits, SearchConfig, SearchControl, SearchResult};
+use choro_engine::Searcher;
 use choro_engine::{Game, Move, Position, Token, Variant, LAP_BUDGET};
 
 pub use choro_engine::rng::Rng;

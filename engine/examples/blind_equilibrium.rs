@@ -4,7 +4,8 @@
 //! depth, solved exactly.
 //!
 //! cargo run --release -p choro-engine --example blind_equilibrium -- [max-depth] [codes...]
-use choro_engine::search::{Limits, SearchConfig, SearchControl, Searcher};
+use choro_engine::search::{Limits, SearchConfig, SearchControl};
+use choro_engine::Searcher;
 use choro_engine::{Game, Opening, Position, Variant};
 use std::time::Instant;
 

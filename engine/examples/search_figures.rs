@@ -22,9 +22,8 @@
 //! depth-9 search finds no win (the sequential openings and the full board
 //! are decided within a few plies in several codes).
 
-use choro_engine::search::{
-    Algorithm, Limits, SearchConfig, SearchControl, SearchResult, Searcher,
-};
+use choro_engine::search::{Algorithm, Limits, SearchConfig, SearchControl, SearchResult};
+use choro_engine::Searcher;
 use choro_engine::{Game, Position, Variant};
 use std::time::{Duration, Instant};
 

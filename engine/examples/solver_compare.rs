@@ -15,7 +15,7 @@
 //! suite (positions/solved/suite.txt, values proven earlier; a fifth of the
 //! nodes each) is summed per code, and every value found is compared with the suite's.
 
-use choro_engine::search::blind::BlindGame;
+use choro_engine::blind::BlindGame;
 use choro_engine::solve::pns::Outcome;
 use choro_engine::solve::{Algorithm, Solution, SolveConfig, SolveLimits, Solver};
 use choro_engine::{Opening, Position, Variant};

@@ -23,9 +23,10 @@
 //! distance); in a lost one it keeps the longest resistance (the child's
 //! distance is the position's less one). Each child is valued by the solver.
 
-use choro_engine::search::{Algorithm, Limits, SearchConfig, SearchControl, Searcher};
+use choro_engine::search::{Algorithm, Limits, SearchConfig, SearchControl};
 use choro_engine::solve::book::{Book, Entry};
 use choro_engine::solve::{SolveConfig, SolveLimits, Solver, Value};
+use choro_engine::Searcher;
 use choro_engine::{Game, Position, Variant};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;

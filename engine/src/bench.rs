@@ -17,8 +17,9 @@
 //! (the default search depth) lines, `#` comments.
 
 use crate::board::Position;
+use crate::go::Searcher;
 use crate::rules::Game;
-use crate::search::{Algorithm, Limits, Score, SearchConfig, SearchControl, Searcher};
+use crate::search::{Algorithm, Limits, Score, SearchConfig, SearchControl};
 use crate::types::moves::Move;
 use crate::types::Variant;
 use std::fmt;

@@ -2,13 +2,50 @@
 //! mancala games Choro / Pereaüni (Didinga, Lango and Acholi codes, Driberg
 //! 1927) and Adjiboto (Herskovits 1929).
 //!
-//! Floors import only downwards: `types` (plain values) < `board` (the
-//! position) < `rules` (sower, generators, outcome) < `perft`, `search` <
-//! `bench` (the fixed benchmark).
+//! The public face: [`Variant`], [`Position`] (parse, generate, play),
+//! [`Move`], [`Game`] (a game with its draw rules), [`Searcher`] (what
+//! `go` runs), [`solve::Solver`] and [`solve::book`]. A game played to its
+//! end:
+//!
+//! ```
+//! use choro_engine::{Game, Outcome, Position, Variant};
+//!
+//! let mut game = Game::new(Position::startpos(Variant::Adjiboto, 5).unwrap());
+//! while game.outcome().is_none() {
+//!     // The first legal move, whatever it is.
+//!     let (mv, _) = game.position().legal_moves()[0];
+//!     game.play(&mv).unwrap();
+//! }
+//! assert!(matches!(game.outcome(), Some(Outcome::Win { .. } | Outcome::Draw(_))));
+//! assert_eq!(game.moves().len(), game.position().ply() as usize);
+//! ```
+//!
+//! Floors, ground first. A module imports only from floors below its own,
+//! never from its own floor or above (`tests/floors.rs` reads this list and
+//! the sources, and fails on an import that climbs or a circle of modules):
+//!
+//! 1. `rng`: the seedable generators.
+//! 2. `types`: plain values (sides, variants, loop geometry, the packed
+//!    board, `Move`).
+//! 3. `board`: the position, its string form and hash.
+//! 4. `rules`: the sowers, one generator per rule code, the outcome.
+//! 5. `perft`, `eval`, `gametree`, `blind`: perft's walk; the evaluation;
+//!    the game tree every searcher and the solver walk (children, terminal
+//!    values, the score scale); the blind opening's matrix game.
+//! 6. `search`, `solve`: the searchers (alpha-beta, MCTS, baselines) and
+//!    the exact solver with its book, side by side.
+//! 7. `go`: what `go` runs, the book, the solver's share, then a searcher.
+//! 8. `bench`: the fixed benchmark.
+//!
+//! One import still climbs: `rules::adjiboto` counts perft's nodes with
+//! `perft::PerftCount`, until perft's code leaves `rules`.
 
 pub mod bench;
+pub mod blind;
 pub mod board;
 pub mod eval;
+pub mod gametree;
+pub mod go;
 pub mod perft;
 pub mod rng;
 pub mod rules;
@@ -18,6 +55,7 @@ pub mod types;
 
 pub use board::race::{Race, RaceChoice, RaceLap, Racer, RacerState};
 pub use board::{AdjHistory, Position, PositionError};
+pub use go::Searcher;
 pub use rules::{
     Cut, DrawReason, Game, GenStats, LapBoard, LapRecord, MoveError, MoveInfo, Outcome, RaceStep,
     LAP_BUDGET,

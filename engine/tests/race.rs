@@ -6,7 +6,8 @@
 
 mod common;
 
-use choro_engine::search::{Info, Limits, SearchConfig, SearchControl, Searcher};
+use choro_engine::search::{Info, Limits, SearchConfig, SearchControl};
+use choro_engine::Searcher;
 use choro_engine::{
     DrawReason, Game, Move, Opening, Outcome, Phase, Position, RaceChoice, RacerState, Side,
     Variant,

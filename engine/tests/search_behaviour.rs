@@ -3,8 +3,9 @@
 //! rules as search applies them, the baselines and MCTS's subtree reuse.
 
 use choro_engine::search::{
-    Algorithm, Info, Limits, Score, SearchConfig, SearchControl, SearchResult, Searcher,
+    Algorithm, Info, Limits, Score, SearchConfig, SearchControl, SearchResult,
 };
+use choro_engine::Searcher;
 use choro_engine::{Game, Move, Position, Variant};
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};

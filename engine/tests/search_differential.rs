@@ -11,11 +11,10 @@
 //! draws off, table cutoffs on exact drafts only, and no ply cap in reach.
 
 use choro_engine::eval::Evaluator;
+use choro_engine::gametree::{no_move_cheap, terminal_value};
 use choro_engine::rng::Rng;
-use choro_engine::search::common::{no_move_cheap, terminal_value};
-use choro_engine::search::{
-    to_score, AbOptions, Limits, SearchConfig, SearchControl, Searcher, INF,
-};
+use choro_engine::search::{to_score, AbOptions, Limits, SearchConfig, SearchControl, INF};
+use choro_engine::Searcher;
 use choro_engine::{Game, Move, Opening, Phase, Position, Variant};
 
 /// Scores from the hash alone: 32 values 40 apart, so ties abound.

@@ -5,7 +5,8 @@
 //! entry must read as a miss, never as a wrong move or a panic).
 
 use choro_engine::rng::Rng;
-use choro_engine::search::{Algorithm, Limits, SearchConfig, SearchControl, Searcher};
+use choro_engine::search::{Algorithm, Limits, SearchConfig, SearchControl};
+use choro_engine::Searcher;
 use choro_engine::{Game, Position, Variant};
 use std::sync::atomic::Ordering;
 use std::time::Duration;

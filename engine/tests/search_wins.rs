@@ -8,9 +8,8 @@
 //! sparse positions for a win whose first move is the only winning one; the
 //! solver below proves each of them again on every run.
 
-use choro_engine::search::{
-    AbOptions, Algorithm, Limits, Score, SearchConfig, SearchControl, Searcher,
-};
+use choro_engine::search::{AbOptions, Algorithm, Limits, Score, SearchConfig, SearchControl};
+use choro_engine::Searcher;
 use choro_engine::{Game, Position, Side};
 
 /// (position, plies to the win, the only winning first move).

@@ -441,8 +441,10 @@ fn a_wrong_entry_planted_in_a_copy_of_the_book_is_caught() {
 #[test]
 fn lango_blind_cells_in_the_book() {
     let start = Position::start(Variant::Lango, 8, choro_engine::Opening::Simultaneous).unwrap();
-    let bg = choro_engine::search::blind::BlindGame::of(&start).unwrap();
-    let values = bg.book_values().expect("every Lango cell is in the book");
+    let bg = choro_engine::blind::BlindGame::of(&start).unwrap();
+    let values = book::builtin()
+        .blind_values(&bg)
+        .expect("every Lango cell is in the book");
     assert!(values.iter().flatten().all(|&v| v == 1.0));
     assert_eq!(start.side_to_move(), Side::A);
 }
@@ -512,7 +514,7 @@ fn a_stopped_blind_solve_searches_no_further_cell() {
 #[test]
 fn a_lango_cell_reproved_from_scratch() {
     let start = Position::start(Variant::Lango, 8, choro_engine::Opening::Simultaneous).unwrap();
-    let bg = choro_engine::search::blind::BlindGame::of(&start).unwrap();
+    let bg = choro_engine::blind::BlindGame::of(&start).unwrap();
     let cell = bg.cells[1][0];
     let sol = solve(
         &Solver::new(&SolveConfig {
@@ -534,7 +536,7 @@ fn a_lango_cell_reproved_from_scratch() {
 #[ignore]
 fn every_lango_cell_reproved_and_the_book_checked_deeper() {
     let start = Position::start(Variant::Lango, 8, choro_engine::Opening::Simultaneous).unwrap();
-    let bg = choro_engine::search::blind::BlindGame::of(&start).unwrap();
+    let bg = choro_engine::blind::BlindGame::of(&start).unwrap();
     let s = Solver::new(&SolveConfig {
         threads: 2,
         hash_mb: 256,
@@ -575,8 +577,9 @@ fn every_lango_cell_reproved_and_the_book_checked_deeper() {
 /// move with its proven score; with the book off, neither.
 #[test]
 fn the_searcher_plays_from_the_book() {
-    use choro_engine::search::{Info, Limits, Score, SearchConfig, SearchControl, Searcher};
+    use choro_engine::search::{Info, Limits, Score, SearchConfig, SearchControl};
     use choro_engine::Game;
+    use choro_engine::Searcher;
     let start = Position::start(Variant::Lango, 8, choro_engine::Opening::Simultaneous).unwrap();
     let mut s = Searcher::new(SearchConfig::default());
     let mut lines = Vec::new();
@@ -646,7 +649,7 @@ fn score_of(v: Value) -> choro_engine::search::Score {
 /// A timed search with the solver's share: the result, and whether the
 /// solver's proof was reported.
 fn timed_search(
-    s: &mut choro_engine::search::Searcher,
+    s: &mut choro_engine::Searcher,
     p: &Position,
     limits: &choro_engine::search::Limits,
 ) -> (choro_engine::search::SearchResult, bool) {
@@ -654,7 +657,7 @@ fn timed_search(
 }
 
 fn timed_game(
-    s: &mut choro_engine::search::Searcher,
+    s: &mut choro_engine::Searcher,
     game: &choro_engine::Game,
     limits: &choro_engine::search::Limits,
 ) -> (choro_engine::search::SearchResult, bool) {
@@ -669,7 +672,8 @@ fn timed_game(
 
 #[test]
 fn the_searcher_solves_within_its_time() {
-    use choro_engine::search::{Algorithm, Limits, SearchConfig, Searcher};
+    use choro_engine::search::{Algorithm, Limits, SearchConfig};
+    use choro_engine::Searcher;
     let timed = Limits {
         movetime: Some(Duration::from_secs(5)),
         ..Limits::default()

@@ -770,7 +770,7 @@ pub struct Unit {
 /// parts, every unit whose game goes on is replaced by its children, in the
 /// order of `legal_moves`. The same root and `n` always give the same list.
 pub fn units(root: &Position, n: u64) -> Result<Vec<Unit>, String> {
-    let mut units = match choro_engine::search::blind::BlindGame::of(root) {
+    let mut units = match choro_engine::blind::BlindGame::of(root) {
         Some(bg) => {
             let mut v = Vec::new();
             for (i, row) in bg.cells.iter().enumerate() {
@@ -962,7 +962,7 @@ fn timeless(mut j: Json) -> Json {
 
 /// ` cell a b` for a unit in a blind cell.
 fn cell_words(root: &Position, cell: Option<(usize, usize)>) -> String {
-    match (cell, choro_engine::search::blind::BlindGame::of(root)) {
+    match (cell, choro_engine::blind::BlindGame::of(root)) {
         (Some((i, j)), Some(bg)) => format!(" cell {} {}", bg.a_starts[i], bg.b_starts[j]),
         _ => String::new(),
     }
@@ -1066,7 +1066,7 @@ pub fn merge_parts(
         ),
         format!("root {root}"),
     ];
-    match choro_engine::search::blind::BlindGame::of(&root) {
+    match choro_engine::blind::BlindGame::of(&root) {
         Some(bg) => {
             let mut cells = Vec::new();
             for (i, row) in bg.cells.iter().enumerate() {

@@ -1,10 +1,13 @@
 //! The position: packed board, side, phase, bookkeeping, hash, and its
 //! string form.
 
+mod error;
 mod fen;
 mod position;
 pub mod race;
 pub(crate) mod zobrist;
 
-pub use fen::{data_lines, parse_list, PositionError, MAX_PLY, MAX_TICK};
-pub use position::{AdjHistory, Position};
+pub use crate::types::AdjHistory;
+pub use error::{PositionError, MAX_PLY, MAX_TICK};
+pub use fen::{data_lines, parse_list};
+pub use position::Position;

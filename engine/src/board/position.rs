@@ -1,58 +1,39 @@
 //! `Position`: a small `Copy` struct, counts packed per loop, with occupancy
 //! masks and an incrementally maintained hash.
 
+use super::error::PositionError;
 use super::race::Race;
 use super::zobrist;
 use crate::types::geometry;
 use crate::types::packed::Loop;
-use crate::types::{Opening, Phase, Side, Variant};
-
-/// Adjiboto opening history of one player: the holes (1..=5) of his first
-/// five moves in order. Packed as a count in bits 0..3 and 3 bits per hole,
-/// and the set of those holes (bit n-1 for hole n) from bit
-/// [`AdjHistory::PLAYED`], which follows from them (so equality is that of
-/// the holes played), kept for the generator's one-instruction test.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
-pub struct AdjHistory(pub(crate) u32);
-
-impl AdjHistory {
-    /// Where the set of holes played starts.
-    pub(crate) const PLAYED: u32 = 27;
-    /// The bits of the count and the holes in order (the part the hash
-    /// keys).
-    pub(crate) const ENTRIES: u32 = (1 << 18) - 1;
-
-    pub fn len(self) -> usize {
-        (self.0 & 7) as usize
-    }
-    pub fn is_empty(self) -> bool {
-        self.len() == 0
-    }
-    pub fn get(self, i: usize) -> u8 {
-        ((self.0 >> (3 + 3 * i)) & 7) as u8
-    }
-    /// Bitmask (bit n-1 for hole n) of holes already played.
-    #[inline]
-    pub fn played(self) -> u32 {
-        self.0 >> Self::PLAYED
-    }
-    pub(crate) fn push(self, hole: u8) -> AdjHistory {
-        let n = self.len();
-        if n >= 5 {
-            return self;
-        }
-        AdjHistory(
-            (self.0 & !7)
-                | (hole as u32) << (3 + 3 * n)
-                | (n as u32 + 1)
-                | 1 << (Self::PLAYED + hole as u32 - 1),
-        )
-    }
-}
+use crate::types::{AdjHistory, Opening, Phase, Side, Variant};
 
 /// A game position. For the Choro codes `loops[s]` holds player `s`'s `2W`
 /// holes in his counter-clockwise loop order (see `types::geometry`); for
 /// Adjiboto `loops[0]` holds the ring of 10 holes (A's 0..5, B's 5..10).
+///
+/// A position is read from and written as its string (PROTOCOL.md); its
+/// legal moves are generated without allocating (`for_each_move`,
+/// `generate`) or collected (`legal_moves`), and `play` makes one:
+///
+/// ```
+/// use choro_engine::{Move, Position, Side};
+///
+/// let pos: Position =
+///     "didinga:8 0,0,0,0,0,0,0,1/0,0,0,0,0,0,1,0/0,0,0,0,0,0,0,0/0,0,0,0,0,0,2,0 a m"
+///         .parse()
+///         .unwrap();
+/// assert_eq!(pos.side_to_move(), Side::A);
+/// let moves = pos.legal_moves();
+/// assert_eq!(moves.len(), 1, "A's only move: the 2 in his back hole");
+/// let (mv, after) = moves[0];
+/// assert_eq!(pos.play(&mv), Ok(after));
+/// // B holds singletons only: no move, the game is over.
+/// assert!(!after.has_legal_move());
+/// let back: Position = after.to_string().parse().unwrap();
+/// assert!(back.same_state(&after));
+/// assert!(pos.play(&"a".parse::<Move>().unwrap()).is_err());
+/// ```
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub struct Position {
     pub(crate) loops: [Loop; 2],
@@ -76,11 +57,7 @@ impl Position {
     /// The start position of `variant` on a board `width` wide (ignored for
     /// Adjiboto) with the given opening (ignored for Adjiboto): phase `s2`
     /// for the simultaneous opening, `o2` for the sequential one.
-    pub fn start(
-        variant: Variant,
-        width: u8,
-        opening: Opening,
-    ) -> Result<Position, super::PositionError> {
+    pub fn start(variant: Variant, width: u8, opening: Opening) -> Result<Position, PositionError> {
         let p = Position::startpos(variant, width)?;
         Ok(match opening {
             Opening::Simultaneous if variant.is_choro() => p.with_phase(Phase::Blind2),
@@ -105,14 +82,14 @@ impl Position {
     /// `o2`), the one the perft files and most tests use; see
     /// [`start`](Self::start) for the simultaneous one, the rules' default.
     /// Errors if the width is not allowed for the code.
-    pub fn startpos(variant: Variant, width: u8) -> Result<Position, super::PositionError> {
+    pub fn startpos(variant: Variant, width: u8) -> Result<Position, PositionError> {
         let width = if variant == Variant::Adjiboto {
             5
         } else {
             width
         };
         if !variant.widths().contains(&width) {
-            return Err(super::PositionError::Width(variant, width));
+            return Err(PositionError::Width(variant, width));
         }
         let mut loops = [Loop::default(); 2];
         if variant == Variant::Adjiboto {

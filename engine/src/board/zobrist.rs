@@ -9,8 +9,8 @@
 //! which is as unlikely as a XOR collision. Side, phase, stores and
 //! Adjiboto's opening history are mixed in once per position.
 
-use super::AdjHistory;
 use crate::rng::splitmix64 as splitmix;
+use crate::types::AdjHistory;
 use crate::types::{Phase, Side, Variant};
 
 /// Key of hole `h` of player `s`.

@@ -19,15 +19,16 @@
 //! switchable for that test: repetition draws, and table cutoffs from deeper
 //! drafts (a deeper result is a better value, not the plain one).
 
-use super::common::{
-    children, no_move_cheap, root_children, table_child, terminal_value, to_score, Child,
-    RepHistory, DRAW, EVAL_MAX, INF, MATE, MATE_BOUND, MAX_PLY,
-};
+use super::common::{to_score, RepHistory};
 use super::time::TimeManager;
 use super::tt::{Bound, Table};
 use super::{Info, Limits, SearchControl, SearchResult};
 use crate::board::Position;
 use crate::eval::Evaluator;
+use crate::gametree::{
+    children, no_move_cheap, root_children, table_child, terminal_value, Child, DRAW, EVAL_MAX,
+    INF, MATE, MATE_BOUND, MAX_PLY,
+};
 use crate::rng::Rng;
 use crate::rules::Game;
 use crate::types::moves::{Move, Token};

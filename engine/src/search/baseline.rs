@@ -3,9 +3,9 @@
 //! it (a win outright first). Both are reproducible: the seed, mixed with the
 //! position, picks among equals.
 
-use super::common::{no_move_cheap, root_children, MATE};
 use super::{Info, Limits, Score, SearchResult};
 use crate::board::Position;
+use crate::gametree::{no_move_cheap, root_children, MATE};
 use crate::rng::Rng;
 use crate::rules::Game;
 

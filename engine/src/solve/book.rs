@@ -14,8 +14,10 @@
 //! is given. A blind position's matrix is the set of its cells' entries.
 
 use super::Value;
+use crate::blind::BlindGame;
 use crate::board::Position;
 use crate::types::moves::Move;
+use crate::types::Side;
 use fxhash::FxHashMap;
 
 /// One book entry.
@@ -146,6 +148,22 @@ impl Book {
         )
     }
 
+    /// The matrix of proven cell values of a blind game for A (+1 a win,
+    /// 0 a draw, -1 a loss), when the book has every cell.
+    pub fn blind_values(&self, bg: &BlindGame) -> Option<Vec<Vec<f64>>> {
+        bg.cells
+            .iter()
+            .map(|row| {
+                row.iter()
+                    .map(|c| {
+                        let v = self.get(c)?.value.sign() as f64;
+                        Some(if c.side_to_move() == Side::A { v } else { -v })
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
     /// Merge another book in.
     pub fn extend(&mut self, o: &Book) {
         for e in o.entries() {
@@ -155,6 +173,17 @@ impl Book {
 }
 
 /// The books shipped with the engine (positions/solved/), parsed once.
+///
+/// ```
+/// use choro_engine::solve::{book, Value};
+/// use choro_engine::{Opening, Position, Variant};
+///
+/// // Lango's simultaneous start is solved: every blind cell a win for A.
+/// let start = Position::start(Variant::Lango, 8, Opening::Simultaneous).unwrap();
+/// let cell = start.legal_moves()[0].1.legal_moves()[0].1;
+/// let entry = book::builtin().get(&cell).expect("every Lango cell is in the book");
+/// assert!(matches!(entry.value, Value::Win(_) | Value::Loss(_)));
+/// ```
 pub fn builtin() -> &'static Book {
     static BOOK: std::sync::OnceLock<Book> = std::sync::OnceLock::new();
     BOOK.get_or_init(|| {

@@ -10,7 +10,7 @@
 use super::retro::Graph;
 use super::Value;
 use crate::board::Position;
-use crate::search::common::{terminal_value, DRAW};
+use crate::gametree::{terminal_value, DRAW};
 use crate::types::Side;
 use fxhash::FxHashMap;
 use std::sync::atomic::AtomicBool;

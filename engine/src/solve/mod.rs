@@ -16,7 +16,7 @@
 //!
 //! The simultaneous opening's blind phases are a matrix game over the two
 //! players' starts: every cell is solved, and the game of cell values (+1
-//! a win for A, 0 a draw, -1 a loss) is solved exactly (`search::matrix`).
+//! a win for A, 0 a draw, -1 a loss) is solved exactly (`blind::matrix`).
 
 pub mod book;
 pub mod check;
@@ -26,9 +26,9 @@ pub mod search;
 pub mod store;
 pub mod table;
 
+use crate::blind::matrix::{self, Equilibrium};
+use crate::blind::BlindGame;
 use crate::board::Position;
-use crate::search::blind::BlindGame;
-use crate::search::matrix::{self, Equilibrium};
 use crate::types::moves::Move;
 use crate::types::Side;
 use pns::Pns;
@@ -119,7 +119,7 @@ pub(crate) fn clip(s: &str) -> String {
 /// The value of a position with no legal move for its side to move: a loss
 /// at distance 0, or a draw (Adjiboto's store, a drawn race).
 pub fn end_value(pos: &Position) -> Value {
-    if crate::search::common::terminal_value(pos, 0) == crate::search::common::DRAW {
+    if crate::gametree::terminal_value(pos, 0) == crate::gametree::DRAW {
         Value::Draw
     } else {
         Value::Loss(0)
@@ -624,6 +624,24 @@ impl Solver {
     /// Prove the value of `pos` (not in a blind phase), or the bounds the
     /// limits allow. `stop` ends it early from another thread; `progress` is
     /// called every `every` on the calling thread.
+    ///
+    /// ```
+    /// use choro_engine::solve::{SolveConfig, SolveLimits, Solver, Value};
+    /// use choro_engine::Position;
+    /// use std::sync::atomic::AtomicBool;
+    /// use std::time::Duration;
+    ///
+    /// let solver = Solver::new(&SolveConfig { hash_mb: 1, ..SolveConfig::default() }).unwrap();
+    /// let pos: Position =
+    ///     "didinga:8 0,0,0,0,0,0,0,1/0,0,0,0,0,0,1,0/0,0,0,0,0,0,0,0/0,0,0,0,0,0,2,0 a m"
+    ///         .parse()
+    ///         .unwrap();
+    /// let stop = AtomicBool::new(false);
+    /// let limits = SolveLimits::default();
+    /// let sol = solver.solve(&pos, &limits, &stop, Duration::MAX, &mut |_| {}).unwrap();
+    /// assert_eq!(sol.value, Some(Value::Win(1)));
+    /// assert_eq!(sol.pv.len(), 1);
+    /// ```
     pub fn solve(
         &self,
         pos: &Position,

@@ -42,7 +42,7 @@
 //! two attackers' searches on two threads at once when it has them.
 
 use crate::board::Position;
-use crate::search::common::{children, terminal_value, Child, DRAW};
+use crate::gametree::{children, terminal_value, Child, DRAW};
 use crate::types::Side;
 use fxhash::FxHashMap;
 use std::collections::TryReserveError;

@@ -14,7 +14,7 @@
 
 use super::Value;
 use crate::board::Position;
-use crate::search::common::{children, terminal_value, Child, DRAW};
+use crate::gametree::{children, terminal_value, Child, DRAW};
 use fxhash::FxHashMap;
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};

@@ -15,7 +15,7 @@ use super::store::Saved;
 use super::table::{FactTable, Facts, Known};
 use crate::board::Position;
 use crate::eval::{Eval, Evaluator};
-use crate::search::common::{children, no_move_cheap, terminal_value, Child, DRAW};
+use crate::gametree::{children, no_move_cheap, terminal_value, Child, DRAW};
 use crate::types::moves::Move;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::Mutex;

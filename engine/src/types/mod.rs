@@ -3,9 +3,12 @@
 //! `Variant`, `Side`, `Phase`, the loop geometry of each code, the packed
 //! per-player loop of counts (`Loop`) and the `Move` with its notation.
 
+mod adjiboto;
 pub mod geometry;
 pub mod moves;
 pub mod packed;
+
+pub use adjiboto::AdjHistory;
 
 use std::fmt;
 use std::str::FromStr;

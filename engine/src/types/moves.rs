@@ -71,6 +71,17 @@ impl Token {
 /// A move: a decision path of up to [`MAX_TOKENS`] tokens. `Copy`, no heap.
 ///
 /// Equality and hashing ignore how the holes are written (letters or numbers).
+/// A move is parsed with `FromStr` and written with `Display` (PROTOCOL.md,
+/// "Moves"):
+///
+/// ```
+/// use choro_engine::Move;
+///
+/// let m: Move = "e".parse().unwrap();
+/// assert_eq!(m.to_string(), "e");
+/// assert_eq!("5".parse::<Move>().unwrap(), m, "hole e is hole 5");
+/// assert!("".parse::<Move>().is_err());
+/// ```
 #[derive(Copy, Clone)]
 pub struct Move {
     len: u8,

@@ -8,7 +8,7 @@ use super::referee::Played;
 use super::referee::{Limits, Settings, TimeControl};
 use super::replay;
 use super::scheduler::{self, MatchConfig};
-use super::stats::{Sprt, SprtDecision};
+use super::stats::{sprt_stop, Sprt};
 use choro_engine::{Opening, Variant};
 use std::fs::File;
 use std::io::{IsTerminal, Write};
@@ -321,17 +321,6 @@ fn game_json(p: &Played, names: &[String]) -> serde_json::Value {
 /// A game read from a part file: result, reason, the engine that failed,
 /// plies.
 type PartGame = (GameResult, Reason, Option<usize>, u64);
-
-/// The text of the stop by the SPRT, as the report gives it.
-pub fn sprt_stop(d: SprtDecision) -> String {
-    format!(
-        "SPRT: {} accepted",
-        match d {
-            SprtDecision::H0 => "H0",
-            SprtDecision::H1 => "H1",
-        }
-    )
-}
 
 /// A part's match settings read back: the words of its command line, as
 /// `choro match` reads them.

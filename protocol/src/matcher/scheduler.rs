@@ -306,7 +306,7 @@ pub fn run(
                 }) = tally.sprt
                 {
                     stop.store(true, Ordering::SeqCst);
-                    stopped_early = Some(super::cli::sprt_stop(d));
+                    stopped_early = Some(super::stats::sprt_stop(d));
                     closed = true;
                     break;
                 }

@@ -275,6 +275,17 @@ pub enum SprtDecision {
     H1,
 }
 
+/// The text of the stop by the SPRT, as the report gives it.
+pub fn sprt_stop(d: SprtDecision) -> String {
+    format!(
+        "SPRT: {} accepted",
+        match d {
+            SprtDecision::H0 => "H0",
+            SprtDecision::H1 => "H1",
+        }
+    )
+}
+
 impl Sprt {
     /// Checks the parameters: `elo0 < elo1`, error rates in (0, 1/2).
     pub fn new(elo0: f64, elo1: f64, alpha: f64, beta: f64) -> Result<Sprt, String> {

@@ -1,0 +1,428 @@
+//! The game tree that every searcher and the solver walk: a position's
+//! children (paths to the same position merged, RULINGS 7), the value of a
+//! position without a move, and the score scale those values are on
+//! (RULINGS 9 and 10). It sits below `search` and `solve`, which both use it.
+
+use crate::board::Position;
+use crate::rules::{adjiboto, MoveInfo, LAP_BUDGET};
+use crate::types::geometry::{facing, front_mask};
+use crate::types::moves::Move;
+use crate::types::{Phase, Variant};
+
+/// Deepest ply any search reaches from its root.
+pub const MAX_PLY: usize = 128;
+/// Beyond every score.
+pub const INF: i32 = 32_000;
+/// A win at the root itself; a win in `n` plies scores `MATE - n`.
+pub const MATE: i32 = 31_000;
+/// Scores at or beyond this (in absolute value) are wins or losses.
+pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
+/// Evaluations are clamped to this, well clear of the win/loss range.
+pub const EVAL_MAX: i32 = 20_000;
+pub const DRAW: i32 = 0;
+
+/// True only when the side to move certainly has no legal move, decided
+/// without generating: no hole with 2 or more, and no Lango start capture (an
+/// occupied front hole facing an occupied front hole). A side whose every
+/// path is never-ending is found out only when its moves are generated.
+#[inline]
+pub fn no_move_cheap(pos: &Position) -> bool {
+    if pos.phase().is_simultaneous() {
+        // A racer's decision needs no hole of his own; a drawn race has no move.
+        return pos.phase() == Phase::RaceOver;
+    }
+    let s = pos.side_to_move();
+    if pos.movable_mask(s) != 0 {
+        return false;
+    }
+    if pos.variant() != Variant::Lango || pos.phase() != Phase::Main {
+        return true;
+    }
+    let w = pos.width();
+    let mut front = pos.occupied_mask(s) & front_mask(w);
+    while front != 0 {
+        let p = front.trailing_zeros() as u8;
+        front &= front - 1;
+        if pos.loop_count(s.other(), facing(p, w).0) > 0 {
+            return false;
+        }
+    }
+    true
+}
+
+/// Score of a position whose side to move has no legal move, `ply` plies
+/// from the root: a loss, or a draw (Adjiboto with 50 in the store, a drawn race).
+#[inline]
+pub fn terminal_value(pos: &Position, ply: usize) -> i32 {
+    if pos.phase() == Phase::RaceOver
+        || !pos.variant().is_choro() && pos.stores()[pos.side_to_move().index()] >= 50
+    {
+        DRAW
+    } else {
+        -(MATE - ply as i32)
+    }
+}
+
+/// A legal move and the position it leads to.
+#[derive(Copy, Clone, Debug)]
+pub struct Child {
+    pub mv: Move,
+    pub pos: Position,
+}
+
+/// Every legal move of `pos` into `buf` (cleared first), in generation
+/// order, keeping only the first of several paths that end in the same
+/// position (RULINGS 7 lets search merge them). `hashes` is scratch space.
+/// Neither vector allocates once it has grown to the largest node's size.
+pub fn children(pos: &Position, buf: &mut Vec<Child>, hashes: &mut Vec<u64>) {
+    buf.clear();
+    hashes.clear();
+    if !pos.variant().is_choro() {
+        // Adjiboto: at most five children, each made in its list slot.
+        buf.reserve(5);
+        let mut out = InList {
+            parent: pos,
+            base: buf.as_mut_ptr(),
+            len: 0,
+            room: buf.capacity(),
+            seen: 0,
+        };
+        adjiboto::generate_into(pos, &mut out);
+        // SAFETY: the first `out.len` slots hold whole children.
+        unsafe { buf.set_len(out.len) };
+        return;
+    }
+    let mut seen = 0u64;
+    pos.generate(LAP_BUDGET, |m, p, _| {
+        push_new(buf, hashes, &mut seen, m, p);
+        true
+    });
+}
+
+/// [`adjiboto::ChildOut`] for [`children`]: each child is built in the
+/// list's next slot (a copy of the parent that the generator rewrites), and
+/// counted unless an earlier child has the same state, as [`push_new`]
+/// keeps them (the hashes scanned only when bit `h >> 58` of `seen` says
+/// one may match); `len` children are kept, at `base`, where the list has
+/// room for every move.
+struct InList<'a> {
+    parent: &'a Position,
+    base: *mut Child,
+    len: usize,
+    room: usize,
+    seen: u64,
+}
+
+impl adjiboto::ChildOut for InList<'_> {
+    const FRESH: bool = true;
+    #[inline(always)]
+    fn slot(&mut self) -> &mut Position {
+        assert!(self.len < self.room);
+        // SAFETY: slot `len` is the list's spare capacity, apart from the
+        // parent (which is not in this list); its position is written in
+        // full before the reference to it is made.
+        unsafe {
+            let pos = std::ptr::addr_of_mut!((*self.base.add(self.len)).pos);
+            self.parent.write_to(pos);
+            &mut *pos
+        }
+    }
+
+    #[inline(always)]
+    fn made(&mut self, mv: &Move, _: MoveInfo) -> bool {
+        let n = self.len;
+        // SAFETY: slots below `n` hold whole children; slot `n`'s position
+        // was written by `slot` and its move is written here.
+        unsafe {
+            let slot = self.base.add(n);
+            let p = &(*slot).pos;
+            let h = p.hash();
+            let bit = 1u64 << (h >> 58);
+            if self.seen & bit != 0
+                && (0..n).any(|j| {
+                    let c = &(*self.base.add(j)).pos;
+                    c.hash() == h && c.same_state(p)
+                })
+            {
+                return true;
+            }
+            self.seen |= bit;
+            std::ptr::addr_of_mut!((*slot).mv).write(*mv);
+        }
+        self.len = n + 1;
+        true
+    }
+}
+
+/// Write to `out` the first child of `pos` in generation order whose
+/// hash's low 32 bits are `want` (a table move), with its move; false, and
+/// `out` not all written, where no child has them. The generation stops at
+/// that child. Adjiboto's generator builds its children in `out` itself
+/// (no child aside to copy out).
+#[inline(always)]
+pub fn table_child(pos: &Position, want: u32, out: &mut std::mem::MaybeUninit<Child>) -> bool {
+    let slot = out.as_mut_ptr();
+    if !pos.variant().is_choro() {
+        // SAFETY: `slot` is valid for writes of a `Child` and apart from
+        // `pos`; its position is written in full here, before `Seek` hands
+        // out a reference to it.
+        let mut seek = unsafe {
+            let child = std::ptr::addr_of_mut!((*slot).pos);
+            pos.write_to(child);
+            Seek {
+                slot,
+                want,
+                found: false,
+            }
+        };
+        adjiboto::generate_into(pos, &mut seek);
+        return seek.found;
+    }
+    let mut found = false;
+    pos.generate(LAP_BUDGET, |m, p, _| {
+        if p.hash() as u32 == want {
+            // SAFETY: `slot` is valid for the write and apart from `m`
+            // and `p`, which the generator holds.
+            unsafe { write_child(slot, m, p) };
+            found = true;
+            return false;
+        }
+        true
+    });
+    found
+}
+
+/// [`adjiboto::ChildOut`] for [`table_child`]: every move's child is built
+/// in the one slot, over the last one (the generator rewrites all a move
+/// changes), until one has the hash wanted; its move is then written.
+struct Seek {
+    slot: *mut Child,
+    want: u32,
+    found: bool,
+}
+
+impl adjiboto::ChildOut for Seek {
+    const FRESH: bool = false;
+    #[inline(always)]
+    fn slot(&mut self) -> &mut Position {
+        // SAFETY: the slot's position was written in full by `table_child`
+        // and nothing else refers to it while the generator runs.
+        unsafe { &mut *std::ptr::addr_of_mut!((*self.slot).pos) }
+    }
+
+    #[inline(always)]
+    fn made(&mut self, mv: &Move, _: MoveInfo) -> bool {
+        // SAFETY: as in `slot`; the move is written to its own field.
+        unsafe {
+            if (*self.slot).pos.hash() as u32 != self.want {
+                return true;
+            }
+            std::ptr::addr_of_mut!((*self.slot).mv).write(*mv);
+        }
+        self.found = true;
+        false
+    }
+}
+
+/// Add the child `p` reached by `m` unless an equal child (same state) is
+/// in `buf` already; `hashes` holds the hashes of `buf`'s children, and bit
+/// `h >> 58` of `seen` is set for each of their hashes `h`, so that the
+/// hashes are scanned only when that bit of `p`'s is set.
+#[inline]
+fn push_new(buf: &mut Vec<Child>, hashes: &mut Vec<u64>, seen: &mut u64, m: &Move, p: &Position) {
+    let h = p.hash();
+    let bit = 1u64 << (h >> 58);
+    let dup = *seen & bit != 0
+        && hashes
+            .iter()
+            .enumerate()
+            .any(|(j, &k)| k == h && buf[j].pos.same_state(p));
+    if !dup {
+        *seen |= bit;
+        hashes.push(h);
+        buf.reserve(1);
+        let n = buf.len();
+        // SAFETY: the spare capacity holds slot `n`, apart from `m` and
+        // `p`; it is written in full before the length counts it.
+        unsafe {
+            write_child(buf.as_mut_ptr().add(n), m, p);
+            buf.set_len(n + 1);
+        }
+    }
+}
+
+/// Write the child `p` reached by `m` to `slot`, field by field and the
+/// position without a `memcpy` call (see `Position::write_to`), where a
+/// whole `Child` written is one.
+///
+/// # Safety
+/// `slot` must be valid for writes of a `Child` and apart from `m` and `p`.
+#[inline(always)]
+pub(crate) unsafe fn write_child(slot: *mut Child, m: &Move, p: &Position) {
+    // SAFETY: as the caller promises.
+    unsafe {
+        std::ptr::addr_of_mut!((*slot).mv).write(*m);
+        p.write_to(std::ptr::addr_of_mut!((*slot).pos));
+    }
+}
+
+/// The root's children for a search restricted to `searchmoves`: as
+/// [`children`], but each merged child is named by the first path *in the
+/// list* that reaches it, and only children some listed path reaches are
+/// kept. Merging first and filtering after would drop a child whose first
+/// path is not listed although a later one is, and name a kept child by a
+/// path the caller did not allow. No listed path legal (or an empty list):
+/// every child, as [`children`] gives them.
+pub fn root_children(
+    pos: &Position,
+    searchmoves: &[Move],
+    buf: &mut Vec<Child>,
+    hashes: &mut Vec<u64>,
+) {
+    buf.clear();
+    hashes.clear();
+    if !searchmoves.is_empty() {
+        let mut seen = 0u64;
+        pos.generate(LAP_BUDGET, |m, p, _| {
+            if !searchmoves.contains(m) {
+                return true;
+            }
+            push_new(buf, hashes, &mut seen, m, p);
+            true
+        });
+    }
+    if buf.is_empty() {
+        children(pos, buf, hashes);
+    }
+}
+
+/// The first legal move of `parent` that leads to `child`'s state.
+pub fn move_to(parent: &Position, child: &Position) -> Option<Move> {
+    let mut found = None;
+    parent.generate(LAP_BUDGET, |m, p, _| {
+        if p.same_state(child) {
+            found = Some(*m);
+            return false;
+        }
+        true
+    });
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn adjiboto_children_in_their_slots_match_the_generator() {
+        // The list built in place against the generator's children kept by
+        // `push_new`, along random games, the same list reused throughout
+        // so that stale slots from other parents would show.
+        let mut rng = crate::rng::Rng::new(0xad1);
+        let (mut buf, mut hs) = (Vec::new(), Vec::new());
+        let mut checked = 0;
+        for _ in 0..200 {
+            let mut p = Position::startpos(Variant::Adjiboto, 5).unwrap();
+            for _ in 0..60 {
+                children(&p, &mut buf, &mut hs);
+                let (mut want, mut wh, mut seen) = (Vec::new(), Vec::new(), 0u64);
+                p.generate(LAP_BUDGET, |m, q, _| {
+                    push_new(&mut want, &mut wh, &mut seen, m, q);
+                    true
+                });
+                assert_eq!(buf.len(), want.len(), "{p}");
+                for (c, w) in buf.iter().zip(&want) {
+                    assert_eq!((c.mv, c.pos), (w.mv, w.pos), "{p}");
+                }
+                checked += buf.len();
+                if buf.is_empty() {
+                    break;
+                }
+                p = buf[rng.below(buf.len())].pos;
+            }
+        }
+        assert!(checked > 5_000, "{checked}");
+    }
+
+    #[test]
+    fn table_child_is_the_first_child_with_that_hash() {
+        // Every child's low hash asked for (and one no child has), against
+        // the first generated child with it, one slot reused throughout so
+        // that a field left from another parent or an earlier move shows.
+        let mut rng = crate::rng::Rng::new(0x7ab1e);
+        let mut slot = std::mem::MaybeUninit::<Child>::uninit();
+        let mut checked = 0;
+        let mut starts: Vec<Position> = (0..150)
+            .map(|_| Position::startpos(Variant::Adjiboto, 5).unwrap())
+            .collect();
+        starts.push(Position::startpos(Variant::Didinga, 8).unwrap());
+        starts.push(Position::startpos(Variant::Acholi, 8).unwrap());
+        for mut p in starts {
+            for _ in 0..60 {
+                let all = p.legal_moves();
+                if all.is_empty() {
+                    break;
+                }
+                let mut wants: Vec<u32> = all.iter().map(|(_, q)| q.hash() as u32).collect();
+                wants.push(
+                    (0..)
+                        .map(|k| 0x5eed + k)
+                        .find(|w| !wants.contains(w))
+                        .unwrap(),
+                );
+                for want in wants {
+                    let first = all.iter().find(|(_, q)| q.hash() as u32 == want);
+                    let found = table_child(&p, want, &mut slot);
+                    assert_eq!(found, first.is_some(), "{p} {want:#x}");
+                    if let Some((m, q)) = first {
+                        // SAFETY: `table_child` found it and wrote it in full.
+                        let c = unsafe { slot.assume_init_ref() };
+                        assert_eq!((c.mv, c.pos), (*m, *q), "{p}");
+                        checked += 1;
+                    }
+                }
+                p = all[rng.below(all.len())].1;
+            }
+        }
+        assert!(checked > 5_000, "{checked}");
+    }
+
+    #[test]
+    fn merged_children_are_unique_and_first_in_order() {
+        let p = Position::startpos(Variant::Acholi, 8).unwrap();
+        let all = p.legal_moves();
+        let (mut buf, mut hs) = (Vec::new(), Vec::new());
+        children(&p, &mut buf, &mut hs);
+        assert!(buf.len() < all.len(), "Acholi's start has merging paths");
+        for (i, c) in buf.iter().enumerate() {
+            let first = all.iter().find(|(_, q)| q.same_state(&c.pos)).unwrap();
+            assert_eq!(first.0, c.mv);
+            assert!(buf[..i].iter().all(|d| !d.pos.same_state(&c.pos)));
+            assert_eq!(move_to(&p, &c.pos), Some(c.mv));
+        }
+    }
+
+    #[test]
+    fn cheap_no_move_test_agrees_with_the_generator_when_it_answers() {
+        let dead: Position =
+            "didinga:8 2,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0/1,1,0,0,0,0,0,0/0,0,0,0,0,0,0,1 a m"
+                .parse()
+                .unwrap();
+        assert!(no_move_cheap(&dead));
+        assert!(!dead.has_legal_move());
+        let live = Position::startpos(Variant::Didinga, 8).unwrap();
+        assert!(!no_move_cheap(&live));
+        // Lango: singletons only, but one faces an occupied front hole.
+        let take: Position =
+            "lango:8 0,0,0,0,0,0,0,0/1,0,0,0,0,0,0,0/1,0,0,0,0,0,0,1/0,0,0,0,0,0,0,0 a m"
+                .parse()
+                .unwrap();
+        assert!(!no_move_cheap(&take) && take.has_legal_move());
+        let stuck: Position =
+            "lango:8 0,0,0,0,0,0,0,0/0,1,0,0,0,0,0,0/1,0,0,0,0,0,0,1/0,0,0,0,0,0,0,0 a m"
+                .parse()
+                .unwrap();
+        assert!(no_move_cheap(&stuck) && !stuck.has_legal_move());
+        assert_eq!(terminal_value(&dead, 3), -(MATE - 3));
+    }
+}

@@ -1,0 +1,605 @@
+//! What `go` runs, above both `search` and `solve`: the book of solved
+//! positions, then the exact solver for its share of a timed move, then
+//! the searcher the configuration names. `Searcher` keeps the memory of all
+//! three (the table or the tree, and the solver's facts) between moves.
+
+use crate::blind::BlindGame;
+use crate::eval::{Eval, Evaluator, Weights};
+use crate::rules::Game;
+use crate::search::alphabeta::{self, AbOptions};
+use crate::search::mcts::{self, MctsOptions};
+use crate::search::{
+    baseline, blind, time, tt, Algorithm, Info, Limits, Score, SearchConfig, SearchControl,
+    SearchResult,
+};
+use crate::solve::table::{FactTable, ReservedFacts};
+use crate::solve::{book, SolveLimits, Solver, Value};
+use crate::types::moves::Move;
+use std::collections::TryReserveError;
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+/// The book's move where the book knows the position: a move that keeps the
+/// proven value (the fastest win, the longest loss), reported as the score.
+fn book_result(game: &Game, limits: &Limits, info: &mut dyn FnMut(&Info)) -> Option<SearchResult> {
+    let pos = game.position();
+    let e = book::builtin().get(pos)?;
+    let best = e.best?;
+    if !limits.searchmoves.is_empty() && !limits.searchmoves.contains(&best) {
+        return None;
+    }
+    let proof = Proof {
+        value: e.value,
+        pv: vec![best],
+        nodes: 0,
+        time: Duration::ZERO,
+        source: "book",
+    };
+    proof.report(game, info)
+}
+
+/// The least share of a move's time worth a solve: below it (fast games)
+/// the solver's threads cost more than it proves.
+const MIN_SOLVE_TIME: Duration = Duration::from_millis(20);
+
+/// A proven value and a move that keeps it, from the book or the solver.
+struct Proof {
+    value: Value,
+    /// Its first move keeps the value; the rest, where known, is best play.
+    pv: Vec<Move>,
+    nodes: u64,
+    time: Duration,
+    source: &'static str,
+}
+
+impl Proof {
+    /// Report it (`score win N` / `loss N`, 0 for a draw) and answer it;
+    /// `None` when the game's ply cap (`DrawPlies`) comes before the end the
+    /// value promises, so that the game's own result differs from it.
+    fn report(self, game: &Game, info: &mut dyn FnMut(&Info)) -> Option<SearchResult> {
+        let pos = game.position();
+        if let Value::Win(n) | Value::Loss(n) = self.value {
+            if pos.ply() as u64 + n as u64 > game.draw_plies() as u64 {
+                return None;
+            }
+        }
+        let (score, n) = match self.value {
+            Value::Win(n) => (Score::Win(n), n),
+            Value::Loss(n) => (Score::Loss(n), n),
+            Value::Draw => (Score::Cp(0), 0),
+        };
+        let best = self.pv[0];
+        info(&Info {
+            depth: Some(n.max(1)),
+            score: Some(score),
+            nodes: Some(self.nodes),
+            time_ms: Some(self.time.as_millis() as u64),
+            pv: self.pv,
+            string: Some(format!(
+                "{}: {} for the side to move",
+                self.source, self.value
+            )),
+            ..Info::default()
+        });
+        Some(SearchResult {
+            best: Some(pos.restyle(best)),
+            ponder: None,
+            score: Some(score),
+            depth: n.max(1),
+            nodes: self.nodes,
+        })
+    }
+}
+
+/// What a configuration keeps between searches, in MiB: alpha-beta's table
+/// or MCTS's tree, each of the whole `Hash`; the baselines keep neither.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+struct Sizes {
+    table_mb: usize,
+    tree_mb: usize,
+    facts_mb: usize,
+}
+
+/// A searcher's memory, reserved but not yet written.
+type Reserved = (tt::Reserved, mcts::Tree, ReservedFacts);
+
+impl Sizes {
+    fn of(c: &SearchConfig) -> Sizes {
+        let hash = match c.algorithm {
+            Algorithm::AlphaBeta | Algorithm::Mcts => c.hash_mb,
+            Algorithm::Random | Algorithm::Greedy => 0,
+        };
+        // The solver's facts take an eighth of `Hash` (at least 1 MiB) when
+        // it has a share of the time; the rest is the algorithm's.
+        let facts_mb = if c.solve_share > 0 && hash >= 2 {
+            (hash / 8).max(1)
+        } else {
+            0
+        };
+        let (table_mb, tree_mb) = match c.algorithm {
+            Algorithm::AlphaBeta => (hash - facts_mb, 0),
+            Algorithm::Mcts => (0, hash - facts_mb),
+            Algorithm::Random | Algorithm::Greedy => (0, 0),
+        };
+        Sizes {
+            table_mb,
+            tree_mb,
+            facts_mb,
+        }
+    }
+
+    /// The memory, reserved but not written.
+    fn try_reserve(self) -> Result<Reserved, TryReserveError> {
+        Ok((
+            tt::Table::try_reserve(self.table_mb)?,
+            mcts::Tree::try_new(self.tree_mb)?,
+            FactTable::try_reserve(self.facts_mb)?,
+        ))
+    }
+}
+
+/// Keeps the searcher's memory and settings between searches. The memory
+/// follows `Hash` and the algorithm: alpha-beta's transposition table or the
+/// MCTS tree has the whole `Hash`, and the one the algorithm does not use is
+/// not kept (one bucket, an empty arena).
+///
+/// ```
+/// use choro_engine::search::{Limits, Score, SearchConfig, SearchControl};
+/// use choro_engine::{Game, Searcher};
+///
+/// let pos = "didinga:8 0,0,0,0,0,0,0,1/0,0,0,0,0,0,1,0/0,0,0,0,0,0,0,0/0,0,0,0,0,0,2,0 a m";
+/// let game = Game::new(pos.parse().unwrap());
+/// let mut searcher = Searcher::new(SearchConfig::default());
+/// let limits = Limits { depth: Some(4), ..Limits::default() };
+/// let mut reports = 0;
+/// let r = searcher.search(&game, &limits, &SearchControl::default(), &mut |_| reports += 1);
+/// assert_eq!(r.score, Some(Score::Win(1)));
+/// assert_eq!(r.best, Some(game.position().legal_moves()[0].0));
+/// assert!(reports > 0);
+/// ```
+pub struct Searcher {
+    config: SearchConfig,
+    tt: tt::Table,
+    tree: mcts::Tree,
+    eval: Eval,
+    ab: AbOptions,
+    mcts: MctsOptions,
+    /// Blind choices made so far: mixed into the draw of each (with `Seed`).
+    blind_count: u64,
+    /// Play from the book of solved positions (`OwnBook`).
+    book: bool,
+    /// The exact solver run first for `solve_share` of a timed move; its
+    /// facts stay from move to move (they are true of a position whatever
+    /// the path to it) until `clear`.
+    solver: Solver,
+}
+
+impl Searcher {
+    /// A searcher; aborts, as a failed allocation does, when the memory for
+    /// `Hash` cannot be had ([`try_new`](Self::try_new) returns an error).
+    pub fn new(config: SearchConfig) -> Searcher {
+        let sizes = Sizes::of(&config);
+        let mut tree = mcts::Tree::new(sizes.tree_mb);
+        tree.commit();
+        let facts = FactTable::new(sizes.facts_mb);
+        Searcher {
+            tt: tt::Table::new(sizes.table_mb),
+            tree,
+            solver: Solver::with_table(facts),
+            config,
+            eval: Eval::default(),
+            ab: AbOptions::default(),
+            mcts: MctsOptions::default(),
+            blind_count: 0,
+            book: true,
+        }
+    }
+
+    /// The settings.
+    pub fn config(&self) -> &SearchConfig {
+        &self.config
+    }
+
+    /// [`new`](Self::new), or an error when the memory cannot be reserved.
+    pub fn try_new(config: SearchConfig) -> Result<Searcher, TryReserveError> {
+        let mut s = Searcher::new(SearchConfig {
+            hash_mb: 0,
+            ..config.clone()
+        });
+        s.try_set_config(config)?;
+        Ok(s)
+    }
+
+    /// [`set_config`](Self::set_config), or an error, with the settings
+    /// unchanged, when the memory the new ones need cannot be reserved.
+    pub fn try_set_config(&mut self, config: SearchConfig) -> Result<(), TryReserveError> {
+        let (now, next) = (Sizes::of(&self.config), Sizes::of(&config));
+        if next != now {
+            // Reserve the new memory before freeing the old, so that a refusal
+            // changes nothing. Where the two do not fit together, free the old
+            // first, and take it back if the new does not fit alone either.
+            let memory = match next.try_reserve() {
+                Ok(m) => m,
+                Err(_) => {
+                    self.free();
+                    match next.try_reserve() {
+                        Ok(m) => m,
+                        Err(e) => {
+                            if let Ok(m) = now.try_reserve() {
+                                self.install(m);
+                            }
+                            return Err(e);
+                        }
+                    }
+                }
+            };
+            self.install(memory);
+        }
+        self.config = config;
+        Ok(())
+    }
+
+    /// Apply new settings: the memory follows `Hash` and the algorithm. Aborts
+    /// when the memory cannot be had (see [`try_set_config`](Self::try_set_config)).
+    pub fn set_config(&mut self, config: SearchConfig) {
+        let next = Sizes::of(&config);
+        if next != Sizes::of(&self.config) {
+            self.free();
+            self.tt = tt::Table::new(next.table_mb);
+            self.tree = mcts::Tree::new(next.tree_mb);
+            self.tree.commit();
+            self.solver = Solver::with_table(FactTable::new(next.facts_mb));
+        }
+        self.config = config;
+    }
+
+    fn free(&mut self) {
+        self.tt = tt::Table::new(0);
+        self.tree = mcts::Tree::new(0);
+        self.solver = Solver::with_table(FactTable::new(0));
+    }
+
+    /// Free the old memory, then write the new.
+    fn install(&mut self, (table, mut tree, facts): Reserved) {
+        self.free();
+        self.tt = table.fill();
+        tree.commit();
+        self.tree = tree;
+        self.solver = Solver::with_table(facts.fill());
+    }
+
+    /// Bytes of the table, the tree's arena and the solver's facts: about
+    /// `Hash` MiB for alpha-beta and MCTS, next to nothing for the baselines.
+    pub fn memory_bytes(&self) -> usize {
+        self.tt.bytes() + self.tree.bytes() + self.solver.table_bytes()
+    }
+
+    /// Forget everything learned (`ucinewgame`); the memory is kept.
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.tree.forget();
+        self.solver.clear();
+    }
+
+    /// Fill in permille of the table, or of the tree under MCTS.
+    pub fn hashfull(&self) -> u32 {
+        match self.config.algorithm {
+            Algorithm::Mcts => self.tree.hashfull(),
+            _ => self.tt.hashfull(),
+        }
+    }
+
+    /// The evaluation weights.
+    pub fn weights(&self) -> &Weights {
+        &self.eval.weights
+    }
+
+    /// Replace the evaluation weights (tuning).
+    pub fn set_weights(&mut self, w: Weights) {
+        self.eval.weights = w;
+    }
+
+    /// Whether the searcher plays from the book of solved positions
+    /// (`solve::book::builtin`); on by default.
+    pub fn book(&self) -> bool {
+        self.book
+    }
+
+    /// Play from the book of solved positions, or not (`OwnBook`).
+    pub fn set_book(&mut self, on: bool) {
+        self.book = on;
+    }
+
+    /// The exact solver, run first for `solve_share` percent of a timed
+    /// move's time (movetime or clock; never under depth, nodes, mate,
+    /// infinite, searchmoves or while pondering, so that fixed-depth runs
+    /// stay as they were): a value it proves is played and reported as a
+    /// book value is. Its facts stay for the next moves.
+    fn solve_first(
+        &self,
+        game: &Game,
+        limits: &Limits,
+        control: &SearchControl,
+        info: &mut dyn FnMut(&Info),
+    ) -> Option<SearchResult> {
+        let pos = game.position();
+        let share = self.config.solve_share.min(100);
+        let fixed = limits.depth.is_some()
+            || limits.nodes.is_some()
+            || limits.mate.is_some()
+            || limits.infinite
+            || !limits.searchmoves.is_empty();
+        if share == 0
+            || fixed
+            || Sizes::of(&self.config).facts_mb == 0
+            || pos.phase().is_blind()
+            || control.pondering.load(Ordering::Relaxed)
+        {
+            return None;
+        }
+        let start = limits.start.unwrap_or_else(Instant::now);
+        let overhead = Duration::from_millis(self.config.move_overhead_ms);
+        let (soft, hard) = time::allocate(limits, overhead, pos.side_to_move());
+        let budget = (soft.or(hard)? * share / 100).checked_sub(start.elapsed())?;
+        if budget < MIN_SOLVE_TIME {
+            return None;
+        }
+        let solve_limits = SolveLimits {
+            time: Some(budget),
+            ..SolveLimits::default()
+        };
+        let sol = self
+            .solver
+            .solve(
+                pos,
+                &solve_limits,
+                &control.stop,
+                Duration::MAX,
+                &mut |_| {},
+            )
+            .ok()?;
+        let value = sol.value?;
+        let pv = match value {
+            Value::Draw => {
+                // A drawn position has no line to its end: keep the draw
+                // with a child whose draw the solver proved too.
+                let (mv, _) = pos
+                    .legal_moves()
+                    .into_iter()
+                    .find(|(_, c)| self.solver.known(c).value().is_some_and(|(v, _)| v == 0))?;
+                vec![mv]
+            }
+            _ => sol.pv,
+        };
+        if pv.is_empty() {
+            return None;
+        }
+        let proof = Proof {
+            value,
+            pv,
+            nodes: sol.nodes,
+            time: start.elapsed(),
+            source: "solved",
+        };
+        proof.report(game, info)
+    }
+
+    /// Alpha-beta refinements (all on by default).
+    pub fn ab_options(&self) -> &AbOptions {
+        &self.ab
+    }
+
+    /// Replace the alpha-beta refinements.
+    pub fn set_ab_options(&mut self, o: AbOptions) {
+        self.ab = o;
+    }
+
+    /// The tree search's constants.
+    pub fn mcts_options(&self) -> &MctsOptions {
+        &self.mcts
+    }
+
+    /// Replace the tree search's constants.
+    pub fn set_mcts_options(&mut self, o: MctsOptions) {
+        self.mcts = o;
+    }
+
+    /// Search the game's current position. `info` receives each report.
+    pub fn search(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        control: &SearchControl,
+        info: &mut dyn FnMut(&Info),
+    ) -> SearchResult {
+        let eval = self.eval.clone();
+        self.search_with(game, limits, control, info, &eval)
+    }
+
+    /// [`search`](Self::search) with another evaluator (tests, tuning).
+    pub fn search_with<E: Evaluator>(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        control: &SearchControl,
+        info: &mut dyn FnMut(&Info),
+        eval: &E,
+    ) -> SearchResult {
+        if self.book {
+            if let Some(r) = book_result(game, limits, info) {
+                return r;
+            }
+        }
+        if let Some(r) = self.solve_first(game, limits, control, info) {
+            return r;
+        }
+        if game.position().phase().is_blind()
+            && matches!(
+                self.config.algorithm,
+                Algorithm::AlphaBeta | Algorithm::Mcts
+            )
+        {
+            let book = self.book;
+            let known = |bg: &BlindGame| book.then(|| book::builtin().blind_values(bg)).flatten();
+            let mut run = blind::BlindRun {
+                tt: &mut self.tt,
+                opts: self.ab,
+                threads: self.config.threads,
+                seed: self.config.seed,
+                move_overhead: Duration::from_millis(self.config.move_overhead_ms),
+                known: &known,
+            };
+            return blind::run(
+                &mut run,
+                &mut self.blind_count,
+                game,
+                limits,
+                control,
+                info,
+                eval,
+            );
+        }
+        let start = limits.start.unwrap_or_else(Instant::now);
+        let overhead = Duration::from_millis(self.config.move_overhead_ms);
+        match self.config.algorithm {
+            Algorithm::AlphaBeta => {
+                self.tt.new_search();
+                let run = alphabeta::AbRun {
+                    tt: &self.tt,
+                    opts: self.ab,
+                    threads: self.config.threads,
+                    multipv: self.config.multipv,
+                    move_overhead: overhead,
+                    start,
+                };
+                alphabeta::run(&run, game, limits, control, info, eval)
+            }
+            Algorithm::Mcts => {
+                // What is left of the hard limit bounds the subtree's reuse
+                // (pondering: no limit until ponderhit).
+                let side = game.position().side_to_move();
+                let budget = if control.pondering.load(Ordering::Relaxed) {
+                    None
+                } else {
+                    let hard = time::allocate(limits, overhead, side).1;
+                    hard.map(|h| h.saturating_sub(start.elapsed()))
+                };
+                self.tree.prepare(game, budget);
+                let run = mcts::MctsRun {
+                    opts: &self.mcts,
+                    threads: self.config.threads,
+                    multipv: self.config.multipv,
+                    seed: self.config.seed,
+                    move_overhead: overhead,
+                    start,
+                };
+                mcts::run(&run, &self.tree, game, limits, control, info, eval)
+            }
+            Algorithm::Random | Algorithm::Greedy => baseline::run(
+                game,
+                limits,
+                self.config.algorithm == Algorithm::Greedy,
+                self.config.seed,
+                info,
+            ),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Position;
+
+    #[test]
+    fn searcher_moves_to_a_search_thread() {
+        fn send<T: Send>() {}
+        fn sync<T: Sync>() {}
+        send::<Searcher>();
+        sync::<SearchControl>();
+    }
+
+    #[test]
+    fn memory_follows_hash_and_the_algorithm() {
+        let mib = 1 << 20;
+        let about = |s: &Searcher, mb: usize| {
+            let b = s.memory_bytes();
+            assert!(
+                b <= mb * mib + 256 && b + 256 >= mb * mib,
+                "{b} for {mb} MiB"
+            );
+        };
+        let mut s = Searcher::try_new(SearchConfig {
+            hash_mb: 8,
+            ..SearchConfig::default()
+        })
+        .unwrap();
+        about(&s, 8);
+        for (algorithm, mb) in [
+            (Algorithm::Mcts, 8),
+            (Algorithm::Random, 0),
+            (Algorithm::Greedy, 0),
+            (Algorithm::Mcts, 8),
+            (Algorithm::AlphaBeta, 8),
+        ] {
+            s.set_config(SearchConfig {
+                algorithm,
+                ..s.config().clone()
+            });
+            about(&s, mb);
+        }
+        // With a share of the time for the solver, its facts take an
+        // eighth of the same Hash.
+        for algorithm in [Algorithm::AlphaBeta, Algorithm::Mcts] {
+            s.set_config(SearchConfig {
+                algorithm,
+                solve_share: 10,
+                ..s.config().clone()
+            });
+            about(&s, 8);
+            assert_eq!(s.solver.table_bytes(), mib);
+        }
+        // The baselines keep nothing, so they take a Hash no searcher could
+        // have; a searcher that needs it is refused and nothing changes.
+        let huge = SearchConfig {
+            hash_mb: usize::MAX >> 21,
+            algorithm: Algorithm::Random,
+            ..SearchConfig::default()
+        };
+        let mut s = Searcher::try_new(huge.clone()).unwrap();
+        for algorithm in [Algorithm::AlphaBeta, Algorithm::Mcts] {
+            let c = SearchConfig {
+                algorithm,
+                ..huge.clone()
+            };
+            assert!(s.try_set_config(c).is_err(), "{algorithm:?}");
+            assert_eq!(s.config(), &huge);
+        }
+        let game = Game::new(Position::startpos(crate::Variant::Adjiboto, 5).unwrap());
+        let r = s.search(
+            &game,
+            &Limits::default(),
+            &SearchControl::default(),
+            &mut |_| {},
+        );
+        assert!(r.best.is_some());
+    }
+
+    #[test]
+    fn a_table_too_big_to_reserve_is_refused_and_nothing_changes() {
+        let mut s = Searcher::try_new(SearchConfig::default()).unwrap();
+        let huge = SearchConfig {
+            hash_mb: usize::MAX >> 21,
+            ..SearchConfig::default()
+        };
+        assert!(s.try_set_config(huge.clone()).is_err());
+        assert_eq!(s.config(), &SearchConfig::default());
+        assert!(Searcher::try_new(huge).is_err());
+        let two = SearchConfig {
+            hash_mb: 2,
+            ..SearchConfig::default()
+        };
+        s.try_set_config(two.clone()).unwrap();
+        assert_eq!(s.config(), &two);
+    }
+}
