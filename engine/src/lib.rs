@@ -9,6 +9,7 @@
 pub mod bench;
 pub mod board;
 pub mod eval;
+pub mod files;
 pub mod perft;
 pub mod rng;
 pub mod rules;
