@@ -27,11 +27,11 @@ pub struct Bounds {
 
 /// Sizes in messages: `1 MiB`, `64 KiB`, `100 bytes`.
 fn size(n: u64) -> String {
-    if n >= 1 << 30 && n % (1 << 30) == 0 {
+    if n >= 1 << 30 && n.is_multiple_of(1 << 30) {
         format!("{} GiB", n >> 30)
-    } else if n >= 1 << 20 && n % (1 << 20) == 0 {
+    } else if n >= 1 << 20 && n.is_multiple_of(1 << 20) {
         format!("{} MiB", n >> 20)
-    } else if n >= 1 << 10 && n % (1 << 10) == 0 {
+    } else if n >= 1 << 10 && n.is_multiple_of(1 << 10) {
         format!("{} KiB", n >> 10)
     } else {
         format!("{n} bytes")

@@ -442,13 +442,13 @@ pub fn merge_parts(
     Ok(())
 }
 
+/// The records, the part file and the summary of a match.
+type MatchOutputs = (Option<Append>, Option<Replace>, Option<Replace>);
+
 /// The files a match writes, found writable before any game (RELIABILITY.md
 /// finding 24): the records, appended (earlier games stay); the part file
 /// and the summary, which replace theirs only when the match was played.
-fn match_outputs(
-    a: &MatchArgs,
-    cfg: &MatchConfig,
-) -> Result<(Option<Append>, Option<Replace>, Option<Replace>), String> {
+fn match_outputs(a: &MatchArgs, cfg: &MatchConfig) -> Result<MatchOutputs, String> {
     let records = a
         .records
         .as_deref()
