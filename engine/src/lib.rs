@@ -24,7 +24,8 @@
 //! never from its own floor or above (`tests/floors.rs` reads this list and
 //! the sources, and fails on an import that climbs or a circle of modules):
 //!
-//! 1. `rng`: the seedable generators.
+//! 1. `rng`, `files`: the seedable generators; files read with bounds and
+//!    written whole or not at all.
 //! 2. `types`: plain values (sides, variants, loop geometry, the packed
 //!    board, `Move`).
 //! 3. `board`: the position, its string form and hash.
@@ -36,14 +37,12 @@
 //!    the exact solver with its book, side by side.
 //! 7. `go`: what `go` runs, the book, the solver's share, then a searcher.
 //! 8. `bench`: the fixed benchmark.
-//!
-//! One import still climbs: `rules::adjiboto` counts perft's nodes with
-//! `perft::PerftCount`, until perft's code leaves `rules`.
 
 pub mod bench;
 pub mod blind;
 pub mod board;
 pub mod eval;
+pub mod files;
 pub mod gametree;
 pub mod go;
 pub mod perft;

@@ -345,7 +345,7 @@ fn a_stopped_solve_resumes_from_its_save_file() {
         threads: 1,
         hash_mb: 16,
         algorithm: Algorithm::Ab,
-        save: Some(save.clone()),
+        save: Some((save.clone(), choro_engine::solve::store::Code::of(&p))),
         header: vec!["test".into()],
     };
     let first = Solver::new(&config).unwrap();

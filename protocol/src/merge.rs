@@ -2,6 +2,7 @@
 //! together into what the whole run reports (README.md, "Clusters").
 
 use crate::parts;
+use choro_engine::files::Replace;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -23,9 +24,16 @@ pub struct MergeArgs {
 /// Merge the part files into lines of output; an error when they are not
 /// the parts of one finished run.
 pub fn merge(a: &MergeArgs, emit: &mut dyn FnMut(String)) -> Result<(), String> {
+    // The book is found writable before the parts are read.
+    let book = a
+        .book
+        .as_deref()
+        .map(Replace::begin)
+        .transpose()
+        .map_err(|e| format!("--book {e}"))?;
     let parts = parts::read_all(&a.files)?;
     match parts[0].header["kind"].as_str() {
-        Some("solve") => crate::solve::merge_parts(&parts, a.json, a.book.as_deref(), emit),
+        Some("solve") => crate::solve::merge_parts(&parts, a.json, book, emit),
         Some("match") if a.book.is_some() => Err("--book is for the parts of a solve".into()),
         Some("match") => crate::matcher::cli::merge_parts(&parts, a.json, emit),
         _ => Err(format!(

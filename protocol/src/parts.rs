@@ -3,6 +3,7 @@
 //! result, an `end` line last (README.md, "Clusters"). `choro merge` reads
 //! them back here and refuses a set that is not one whole run.
 
+use choro_engine::files::{self, Bounds, Replace};
 use serde_json::{json, Value};
 use std::fmt;
 use std::ops::Range;
@@ -92,10 +93,18 @@ fn command_line() -> Vec<String> {
     out
 }
 
-/// Write a part file: the header, the results, the `end` line, to a
-/// temporary name beside `path` that is renamed to `path` only when all of
-/// it is on disk, so a part that dies leaves no file that looks finished.
-pub fn write(path: &Path, header: &Value, results: &[Value]) -> Result<(), String> {
+/// What a part file reader takes: a line is a result or a game (a game of
+/// about 100,000 plies fits in 4 MiB).
+pub const BOUNDS: Bounds = Bounds {
+    line: 4 << 20,
+    file: 1 << 30,
+};
+
+/// Write a part file: the header, the results, the `end` line, to the
+/// temporary file of `out` (made when the run began), renamed over its
+/// target only when all of it is on disk, so a part that dies leaves no
+/// file that looks finished and an earlier file as it was.
+pub fn write(out: Replace, header: &Value, results: &[Value]) -> Result<(), String> {
     let mut text = header.to_string();
     text.push('\n');
     for r in results {
@@ -104,23 +113,7 @@ pub fn write(path: &Path, header: &Value, results: &[Value]) -> Result<(), Strin
     }
     text.push_str(&json!({"type": "end", "results": results.len()}).to_string());
     text.push('\n');
-    let name = path
-        .file_name()
-        .ok_or_else(|| format!("{}: not a file name", path.display()))?;
-    let mut tmp_name = std::ffi::OsString::from(".");
-    tmp_name.push(name);
-    tmp_name.push(format!(".{}.tmp", std::process::id()));
-    let tmp = path.with_file_name(tmp_name);
-    let written = std::fs::File::create(&tmp).and_then(|mut f| {
-        use std::io::Write;
-        f.write_all(text.as_bytes())?;
-        f.sync_all()
-    });
-    if let Err(e) = written.and_then(|()| std::fs::rename(&tmp, path)) {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(format!("{}: {e}", path.display()));
-    }
-    Ok(())
+    out.commit(text.as_bytes())
 }
 
 /// One part file, read and checked on its own.
@@ -136,7 +129,7 @@ impl Part {
     /// Read a part file; an error names the file and the line.
     pub fn read(path: &Path) -> Result<Part, String> {
         let at = |n: usize, m: String| format!("{}:{n}: {m}", path.display());
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let text = files::read_text(path, BOUNDS)?;
         let mut lines = Vec::new();
         for (i, l) in text.lines().enumerate() {
             let v: Value = serde_json::from_str(l)

@@ -2,9 +2,11 @@
 //! the solver (PROTOCOL.md, "choro solve").
 
 use crate::parts::{self, Job, Part};
+use choro_engine::files::Replace;
 use choro_engine::solve::book::{line_entries, Book};
 use choro_engine::solve::check::Checker;
 use choro_engine::solve::retro::Graph;
+use choro_engine::solve::store::Code;
 use choro_engine::solve::{
     Algorithm, BlindSolution, Progress, Solution, SolveConfig, SolveLimits, Solver, Value,
 };
@@ -387,8 +389,21 @@ fn book_of(pos: &Position, s: &Solution, book: &mut Book) -> Result<(), String> 
     Ok(())
 }
 
-/// Write `book` to `path` with the provenance header.
-fn write_book(path: &std::path::Path, header: &[String], book: &Book) -> Result<(), String> {
+/// Write `book` with the provenance header over the file `out` replaces,
+/// when it holds an entry; otherwise the file stays as it was, and the
+/// message says so.
+fn write_book(out: Replace, header: &[String], book: &Book) -> Result<Option<String>, String> {
+    if book.is_empty() {
+        let what = if out.path().exists() {
+            "left as it was"
+        } else {
+            "not written"
+        };
+        return Ok(Some(format!(
+            "--book {}: nothing proven to put in it, {what}",
+            out.path().display()
+        )));
+    }
     let mut text = String::new();
     text.push_str("# choro book of solved positions (format: positions/solved/README.md)\n");
     for h in header {
@@ -399,8 +414,55 @@ fn write_book(path: &std::path::Path, header: &[String], book: &Book) -> Result<
         text.push_str(&Book::line(e));
         text.push('\n');
     }
-    std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
+    out.commit(text.as_bytes())?;
+    Ok(None)
 }
+
+/// Write the book of a run, if it asked for one: an error, or a message
+/// when the old file was kept, on standard error; false on an error.
+fn book_out(out: Option<Replace>, header: &[String], book: &Book, tool: &str) -> bool {
+    let Some(out) = out else {
+        return true;
+    };
+    match write_book(out, header, book) {
+        Ok(None) => true,
+        Ok(Some(note)) => {
+            eprintln!("{tool}: {note}");
+            true
+        }
+        Err(e) => {
+            eprintln!("{tool}: --book {e}");
+            false
+        }
+    }
+}
+
+/// The book and the part file of a `choro solve`, begun (RELIABILITY.md
+/// finding 24: found writable before the work).
+fn solve_outputs(a: &SolveArgs) -> Result<(Option<Replace>, Option<Replace>), String> {
+    let book = a
+        .book
+        .as_deref()
+        .map(Replace::begin)
+        .transpose()
+        .map_err(|e| format!("--book {e}"))?;
+    let part = match a.job {
+        Some(job) => Some(
+            Replace::begin(
+                &a.out
+                    .clone()
+                    .unwrap_or_else(|| format!("solve-{}-of-{}.jsonl", job.k, job.n).into()),
+            )
+            .map_err(|e| format!("--out {e}"))?,
+        ),
+        None => None,
+    };
+    Ok((book, part))
+}
+
+/// The plain checker's node budget for the values of a resumed solve when
+/// `--check` does not give one (SOLVED.md, "Save files").
+pub const RESUME_CHECK: u64 = 1_000_000;
 
 fn parse_seconds(s: &str) -> Result<f64, String> {
     let t: f64 = s
@@ -427,13 +489,17 @@ fn solve_position(a: &SolveArgs) -> Result<Position, String> {
 
 /// The solver of a `choro solve` command line (its save file's header
 /// names the command and `root`), and its limits.
-fn solver_of(a: &SolveArgs, root: String) -> Result<(SolveConfig, Solver, SolveLimits), String> {
+fn solver_of(
+    a: &SolveArgs,
+    pos: &Position,
+    root: String,
+) -> Result<(SolveConfig, Solver, SolveLimits), String> {
     let command: Vec<String> = std::env::args().collect();
     let config = SolveConfig {
         threads: a.threads as usize,
         hash_mb: a.hash as usize,
         algorithm: a.algorithm,
-        save: a.save.clone(),
+        save: a.save.clone().map(|p| (p, Code::of(pos))),
         header: vec![
             format!(
                 "choro {} (commit {}) solve: {}",
@@ -488,19 +554,31 @@ pub fn solve_main(a: &SolveArgs) -> ExitCode {
         }
         return ExitCode::SUCCESS;
     }
+    // The files this run writes, found writable before any work.
+    let outputs = solve_outputs(a);
+    let (book_file, part_file) = match outputs {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("choro solve: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let root = match a.job {
         Some(job) => format!("root {pos}, part {job}"),
         None => format!("root {pos}"),
     };
-    let (config, solver, limits) = match solver_of(a, root) {
+    let (config, solver, limits) = match solver_of(a, &pos, root) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("choro solve: {e}");
             return ExitCode::from(2);
         }
     };
-    if let Some((job, units)) = split {
-        return solve_part(a, &pos, job, &units, &solver, &limits);
+    if let Some(note) = solver.save_note() {
+        eprintln!("choro solve: {note}");
+    }
+    if let (Some((job, units)), Some(out)) = (split, part_file) {
+        return solve_part(a, &pos, job, &units, &solver, &limits, out);
     }
     let stop = AtomicBool::new(false);
     let every = Duration::from_secs_f64(a.progress);
@@ -515,9 +593,10 @@ pub fn solve_main(a: &SolveArgs) -> ExitCode {
         let mut out = stdout.lock();
         let _ = writeln!(out, "{l}").and_then(|()| out.flush());
     };
+    let resumed = solver.saved_positions() > 0;
     if !a.json {
         emit(format!("solve {pos}"));
-        if solver.saved_positions() > 0 {
+        if resumed {
             emit(format!(
                 "resumed {} positions from the save file",
                 solver.saved_positions()
@@ -539,6 +618,8 @@ pub fn solve_main(a: &SolveArgs) -> ExitCode {
         None if a.json => emit(progress_json(p).to_string()),
         None => emit(progress_line(p)),
     };
+    // The plain check: asked for, or of a value that rests on a save file.
+    let check_budget = a.check.or(resumed.then_some(RESUME_CHECK));
     let blind = pos.phase().is_blind();
     let status = if blind {
         match with_pace(every, &print, |progress| {
@@ -547,6 +628,26 @@ pub fn solve_main(a: &SolveArgs) -> ExitCode {
             Ok(b) => {
                 if let Some(bar) = &bar {
                     bar.finish_and_clear();
+                }
+                let mut checks = Vec::new();
+                let mut checked = true;
+                if let Some(budget) = check_budget {
+                    for (i, row) in b.positions.iter().enumerate() {
+                        for (j, c) in row.iter().enumerate() {
+                            let cell = format!("cell {} {}", b.a_starts[i], b.b_starts[j]);
+                            let s = &b.cells[i][j];
+                            checked &=
+                                plain_check(&solver, c, s, budget, &cell, &mut |l| checks.push(l));
+                            if resumed {
+                                checked &= resumed_draw_check(c, s, budget, &cell, &mut |l| {
+                                    checks.push(l)
+                                });
+                            }
+                        }
+                    }
+                }
+                if resumed && !checked {
+                    return refuted(&checks, a);
                 }
                 if a.json {
                     emit(blind_json(&pos, &b).to_string());
@@ -562,22 +663,10 @@ pub fn solve_main(a: &SolveArgs) -> ExitCode {
                         }
                     }
                 }
-                if let Some(path) = &a.book {
-                    if let Err(e) = write_book(path, &config.header, &book) {
-                        eprintln!("choro solve: {e}");
-                        return ExitCode::FAILURE;
-                    }
+                if checked && !book_out(book_file, &config.header, &book, "choro solve") {
+                    return ExitCode::FAILURE;
                 }
-                let mut checked = true;
-                if let Some(budget) = a.check {
-                    for (i, row) in b.positions.iter().enumerate() {
-                        for (j, c) in row.iter().enumerate() {
-                            let cell = format!("cell {} {}", b.a_starts[i], b.b_starts[j]);
-                            checked &=
-                                plain_check(&solver, c, &b.cells[i][j], budget, &cell, &mut emit);
-                        }
-                    }
-                }
+                checks.into_iter().for_each(&mut emit);
                 checked
                     && match a.retro {
                         Some(max) => {
@@ -606,24 +695,32 @@ pub fn solve_main(a: &SolveArgs) -> ExitCode {
                 if let Some(bar) = &bar {
                     bar.finish_and_clear();
                 }
+                let mut checks = Vec::new();
+                let checked = match check_budget {
+                    Some(budget) => {
+                        let mut push = |l| checks.push(l);
+                        plain_check(&solver, &pos, &s, budget, "root", &mut push)
+                            && (!resumed || resumed_draw_check(&pos, &s, budget, "root", &mut push))
+                    }
+                    None => true,
+                };
+                if resumed && !checked {
+                    return refuted(&checks, a);
+                }
                 if a.json {
                     emit(solution_json(&pos, &s).to_string());
                 } else {
                     solution_lines(&pos, &s).into_iter().for_each(&mut emit);
                 }
-                if let Some(path) = &a.book {
-                    let mut book = Book::default();
-                    let written = book_of(&pos, &s, &mut book)
-                        .and_then(|()| write_book(path, &config.header, &book));
-                    if let Err(e) = written {
-                        eprintln!("choro solve: {e}");
-                        return ExitCode::FAILURE;
-                    }
+                let mut book = Book::default();
+                if let Err(e) = book_of(&pos, &s, &mut book) {
+                    eprintln!("choro solve: {e}");
+                    return ExitCode::FAILURE;
                 }
-                let checked = match a.check {
-                    Some(budget) => plain_check(&solver, &pos, &s, budget, "root", &mut emit),
-                    None => true,
-                };
+                if checked && !book_out(book_file, &config.header, &book, "choro solve") {
+                    return ExitCode::FAILURE;
+                }
+                checks.into_iter().for_each(&mut emit);
                 checked
                     && match a.retro {
                         Some(max) => retro_check(&pos, &s, max, "root", &mut emit),
@@ -653,6 +750,40 @@ pub fn solve_main(a: &SolveArgs) -> ExitCode {
     } else {
         ExitCode::FAILURE
     }
+}
+
+/// A resumed solve whose value the plain check found wrong: the checks and
+/// an error, no value, no book; exit status 1.
+fn refuted(checks: &[String], a: &SolveArgs) -> ExitCode {
+    let mut out = io::stdout().lock();
+    for l in checks {
+        let _ = writeln!(out, "{l}");
+    }
+    let save = a
+        .save
+        .as_deref()
+        .map_or(String::new(), |p| format!(" {}", p.display()));
+    eprintln!(
+        "choro solve: the value rests on the save file{save}, and the plain check found it \
+         wrong: the file holds a wrong fact; no value reported (solve again with a new file; \
+         SOLVED.md, \"Save files\")"
+    );
+    ExitCode::FAILURE
+}
+
+/// A draw of a resumed solve, checked by retrograde analysis within
+/// `budget` positions; false when it is not a draw.
+fn resumed_draw_check(
+    pos: &Position,
+    s: &Solution,
+    budget: u64,
+    what: &str,
+    emit: &mut dyn FnMut(String),
+) -> bool {
+    if s.value != Some(Value::Draw) {
+        return true;
+    }
+    retro_check(pos, s, budget, what, emit)
 }
 
 /// Check a win or loss by the plain checker, its moves ordered by the
@@ -854,11 +985,11 @@ fn solve_part(
     units: &[Unit],
     solver: &Solver,
     limits: &SolveLimits,
+    out: Replace,
 ) -> ExitCode {
-    let out = a
-        .out
-        .clone()
-        .unwrap_or_else(|| format!("solve-{}-of-{}.jsonl", job.k, job.n).into());
+    // A part checks the values that rest on a save file only.
+    let resumed = solver.saved_positions() > 0;
+    let check_budget = resumed.then(|| a.check.unwrap_or(RESUME_CHECK));
     let stop = AtomicBool::new(false);
     let every = Duration::from_secs_f64(a.progress);
     let range = job.range(units.len());
@@ -905,6 +1036,19 @@ fn solve_part(
                 return ExitCode::FAILURE;
             }
         };
+        if let Some(budget) = check_budget {
+            let what = format!("unit {}", u + 1);
+            let mut checks = Vec::new();
+            let mut push = |l| checks.push(l);
+            let ok = plain_check(solver, &unit.pos, &s, budget, &what, &mut push)
+                && (!resumed || resumed_draw_check(&unit.pos, &s, budget, &what, &mut push));
+            if !a.json {
+                checks.iter().for_each(|l| emit(l.clone()));
+            }
+            if !ok {
+                return refuted(&[], a);
+            }
+        }
         let mut r = timeless(solution_json(&unit.pos, &s));
         r["type"] = json!("solve");
         r["unit"] = json!(u);
@@ -937,7 +1081,8 @@ fn solve_part(
         b.finish_and_clear();
     }
     let header = parts::header("solve", job, units.len(), solve_settings(a, pos));
-    if let Err(e) = parts::write(&out, &header, &results) {
+    let path = out.path().to_path_buf();
+    if let Err(e) = parts::write(out, &header, &results) {
         eprintln!("choro solve: {e}");
         return ExitCode::FAILURE;
     }
@@ -946,7 +1091,7 @@ fn solve_part(
         return ExitCode::FAILURE;
     }
     if !a.json {
-        println!("part {job} written to {}", out.display());
+        println!("part {job} written to {}", path.display());
     }
     ExitCode::SUCCESS
 }
@@ -1006,7 +1151,7 @@ fn read_solution(r: &Json, pos: &Position) -> Result<Solution, String> {
 pub fn merge_parts(
     parts: &[Part],
     json_out: bool,
-    book: Option<&std::path::Path>,
+    book: Option<Replace>,
     emit: &mut dyn FnMut(String),
 ) -> Result<(), String> {
     let settings = &parts[0].header["settings"];
@@ -1112,8 +1257,12 @@ pub fn merge_parts(
             }
         }
     }
-    if let Some(path) = book {
-        write_book(path, &header_lines, &book_entries)?;
+    if let Some(out) = book {
+        if let Some(note) =
+            write_book(out, &header_lines, &book_entries).map_err(|e| format!("--book {e}"))?
+        {
+            eprintln!("choro merge: {note}");
+        }
     }
     Ok(())
 }

@@ -135,8 +135,9 @@ pub struct SolveConfig {
     /// proof-number tables.
     pub hash_mb: usize,
     pub algorithm: Algorithm,
-    /// The save file: facts are loaded from it and appended as proven.
-    pub save: Option<PathBuf>,
+    /// The save file and the code it is made for (positions of another
+    /// code are refused): facts are loaded from it and appended as proven.
+    pub save: Option<(PathBuf, store::Code)>,
     /// Comment lines written at the head of what this run appends.
     pub header: Vec<String>,
 }
@@ -526,7 +527,7 @@ impl Solver {
             ],
         };
         let saved = match &config.save {
-            Some(p) => Some(Saved::open(p, &config.header)?),
+            Some((p, code)) => Some(Saved::open(p, code, &config.header)?),
             None => None,
         };
         let live = pns.iter().map(|p| lock(p).live()).collect();
@@ -612,6 +613,22 @@ impl Solver {
         self.saved.as_ref().and_then(|s| s.error())
     }
 
+    /// What loading the save file had to say (a torn last line dropped).
+    pub fn save_note(&self) -> Option<&str> {
+        self.saved.as_ref().and_then(|s| s.note())
+    }
+
+    /// An error when `pos` is not of the code the save file is made for.
+    fn check_code(&self, pos: &Position) -> Result<(), String> {
+        match &self.saved {
+            Some(s) if !s.code().holds(pos) => Err(format!(
+                "the save file is made for {}, not for this position",
+                s.code().name()
+            )),
+            _ => Ok(()),
+        }
+    }
+
     /// What the table and the save file know of `pos`.
     pub fn known(&self, pos: &Position) -> Facts {
         let t = self.table.probe(pos.hash()).unwrap_or_default();
@@ -650,6 +667,7 @@ impl Solver {
         every: Duration,
         progress: &mut dyn FnMut(&Progress),
     ) -> Result<Solution, String> {
+        self.check_code(pos)?;
         let mut run = Run {
             limits,
             stop,
@@ -1004,6 +1022,7 @@ impl Solver {
         every: Duration,
         progress: &mut dyn FnMut(&Progress),
     ) -> Result<BlindSolution, String> {
+        self.check_code(pos)?;
         let bg = BlindGame::of(pos).ok_or("not a blind phase (s2, s1)")?;
         if bg.a_starts.is_empty() || bg.b_starts.is_empty() {
             return Err("a player has no opening start".into());

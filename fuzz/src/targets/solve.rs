@@ -265,8 +265,9 @@ impl SolveTarget {
     }
 
     fn save(&mut self, text: &str) -> Result<(), String> {
-        let map = match store::read(text.as_bytes(), "save") {
-            Ok(m) => m,
+        let code = header_code(text);
+        let map = match store::read(text.as_bytes(), "save", &code) {
+            Ok(m) => m.map,
             Err(e) => {
                 self.saves_rejected += 1;
                 short("save file", &e)?;
@@ -277,9 +278,15 @@ impl SolveTarget {
             }
         };
         self.saves += 1;
-        let mut again = String::new();
+        let mut again = code.header() + "\n";
         for (k, (p, f)) in &map {
             self.save_positions += 1;
+            if !code.holds(p) {
+                return Err(format!(
+                    "save file: {p} accepted in a file of {}",
+                    code.name()
+                ));
+            }
             if *k != p.hash() {
                 return Err(format!("save file: {p} stored under another hash"));
             }
@@ -295,10 +302,11 @@ impl SolveTarget {
                     "save file: facts '{t}' of {p} read back differently"
                 ));
             }
-            again.push_str(&format!("{}\t{t}\n", p.with_ply(0)));
+            again.push_str(&(store::record(p, f) + "\n"));
         }
-        let back = store::read(again.as_bytes(), "again")
-            .map_err(|e| format!("the save file written again is rejected: {e}\n{again}"))?;
+        let back = store::read(again.as_bytes(), "again", &code)
+            .map_err(|e| format!("the save file written again is rejected: {e}\n{again}"))?
+            .map;
         if back.len() != map.len() {
             return Err(format!(
                 "the save file written again has {} positions of {}",
@@ -470,19 +478,68 @@ fn random_facts(rng: &mut Rng) -> Facts {
     f
 }
 
-/// A save file: a header and lines of facts, a position now and then on
-/// several lines.
+/// The code a save file's first line names (`# choro save 2 lango:8 rules
+/// 0123456789abcdef`), or Lango 8 with fingerprint 0 when it names none.
+fn header_code(text: &str) -> store::Code {
+    let mut code = store::Code {
+        variant: Variant::Lango,
+        width: 8,
+        rules: 0,
+    };
+    let first = text.lines().next().unwrap_or("");
+    let words: Vec<&str> = first
+        .strip_prefix(store::FORMAT)
+        .unwrap_or("")
+        .split_whitespace()
+        .collect();
+    if let [name, "rules", rules] = words.as_slice() {
+        let (v, w) = name.split_once(':').unwrap_or((name, "5"));
+        if let (Ok(v), Ok(w), Ok(r)) = (
+            v.parse::<Variant>(),
+            w.parse::<u8>(),
+            u64::from_str_radix(rules, 16),
+        ) {
+            code = store::Code {
+                variant: v,
+                width: w,
+                rules: r,
+            };
+        }
+    }
+    code
+}
+
+/// A save file: its first line and records of facts, a position now and
+/// then on several lines; now and then a record of another code, with a
+/// wrong checksum or none, or no first line.
 fn save_text(rng: &mut Rng) -> String {
-    let mut out = String::from("# choro solve save file\n");
-    let mut seen: Vec<Position> = Vec::new();
+    let first = gen::any_position(rng).with_ply(0);
+    let code = store::Code {
+        variant: first.variant(),
+        width: first.width(),
+        rules: rng.next_u64(),
+    };
+    let mut out = if rng.chance(1, 10) {
+        String::from("# choro solve save file\n")
+    } else {
+        code.header() + "\n"
+    };
+    let mut seen: Vec<Position> = vec![first];
     for _ in 0..1 + rng.below(6) {
-        let pos = if !seen.is_empty() && rng.chance(1, 3) {
+        let pos = if rng.chance(1, 3) {
             *rng.pick(&seen)
-        } else {
+        } else if rng.chance(1, 10) {
             gen::any_position(rng).with_ply(0)
+        } else {
+            gen::legal_line(rng, first, 12).0.with_ply(0)
         };
         seen.push(pos);
-        out += &format!("{pos}\t{}\n", facts_text(&random_facts(rng)));
+        let f = random_facts(rng);
+        out += &match rng.below(12) {
+            0 => format!("{pos}\t{}\n", facts_text(&f)),
+            1 => format!("{pos}\t{}\t0000000000000000\n", facts_text(&f)),
+            _ => store::record(&pos, &f) + "\n",
+        };
     }
     out
 }

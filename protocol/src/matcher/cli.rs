@@ -9,8 +9,8 @@ use super::referee::{Limits, Settings, TimeControl};
 use super::replay;
 use super::scheduler::{self, MatchConfig};
 use super::stats::{sprt_stop, Sprt};
+use choro_engine::files::{self, Append, Replace};
 use choro_engine::{Opening, Variant};
-use std::fs::File;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -247,8 +247,8 @@ pub fn config(a: &MatchArgs) -> Result<MatchConfig, String> {
     };
     let openings = match &a.openings {
         Some(path) => {
-            let text =
-                std::fs::read_to_string(path).map_err(|e| format!("--openings {path}: {e}"))?;
+            let text = files::read_text(std::path::Path::new(path), openings::BOUNDS)
+                .map_err(|e| format!("--openings {e}"))?;
             openings::load_file(path, &text, variant, columns, opening, a.draw_plies)
                 .map_err(|e| format!("--openings: {e}"))?
         }
@@ -576,6 +576,39 @@ pub fn merge_parts(
     Ok(())
 }
 
+/// The records, the part file and the summary of a match.
+type MatchOutputs = (Option<Append>, Option<Replace>, Option<Replace>);
+
+/// The files a match writes, found writable before any game (RELIABILITY.md
+/// finding 24): the records, appended (earlier games stay); the part file
+/// and the summary, which replace theirs only when the match was played.
+fn match_outputs(a: &MatchArgs, cfg: &MatchConfig) -> Result<MatchOutputs, String> {
+    let records = a
+        .records
+        .as_deref()
+        .map(Append::open)
+        .transpose()
+        .map_err(|e| format!("--records {e}"))?;
+    let part = match cfg.part {
+        Some(job) => Some(
+            Replace::begin(
+                &a.out
+                    .clone()
+                    .unwrap_or_else(|| format!("match-{}-of-{}.jsonl", job.k, job.n).into()),
+            )
+            .map_err(|e| format!("--out {e}"))?,
+        ),
+        None => None,
+    };
+    let json = a
+        .json
+        .as_deref()
+        .map(Replace::begin)
+        .transpose()
+        .map_err(|e| format!("--json {e}"))?;
+    Ok((records, part, json))
+}
+
 /// `choro match`: exit status 0 when the match was played, 2 for a bad
 /// command line or an engine that cannot play, 1 when records or the
 /// summary could not be written.
@@ -606,15 +639,13 @@ pub fn match_main(a: &MatchArgs) -> ExitCode {
             }
         };
     }
-    let mut records = match &a.records {
-        Some(p) => match File::create(p) {
-            Ok(f) => Some(f),
-            Err(e) => {
-                eprintln!("choro match: --records {}: {e}", p.display());
-                return ExitCode::from(2);
-            }
-        },
-        None => None,
+    let outputs = match_outputs(a, &cfg);
+    let (mut records, part_file, json_file) = match outputs {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("choro match: {e}");
+            return ExitCode::from(2);
+        }
     };
     let mut live = Live::new(std::io::stderr().is_terminal(), a.quiet);
     let mut write_failed = false;
@@ -625,10 +656,7 @@ pub fn match_main(a: &MatchArgs) -> ExitCode {
             part_games.push((played.job.number, game_json(played, &names)));
         }
         if let Some(f) = &mut records {
-            if let Err(e) = f
-                .write_all(played.record.to_text().as_bytes())
-                .and_then(|()| f.flush())
-            {
+            if let Err(e) = f.write(&played.record.to_text()) {
                 write_failed = true;
                 return Err(format!("writing the records: {e}"));
             }
@@ -651,7 +679,7 @@ pub fn match_main(a: &MatchArgs) -> ExitCode {
     if let (Some(job), Some(why)) = (cfg.part, &summary.stopped_early) {
         eprintln!("choro match: part {job} stopped early ({why}); no part file written");
         status = ExitCode::FAILURE;
-    } else if let Some(job) = cfg.part {
+    } else if let (Some(job), Some(part_file)) = (cfg.part, part_file) {
         part_games.sort_by_key(|g| g.0);
         let games: Vec<serde_json::Value> = part_games.into_iter().map(|g| g.1).collect();
         let pairs = cfg.games / 2 * summary.tally.pairings.len() as u64;
@@ -661,11 +689,8 @@ pub fn match_main(a: &MatchArgs) -> ExitCode {
             pairs as usize,
             serde_json::json!({ "args": settings_args() }),
         );
-        let path = a
-            .out
-            .clone()
-            .unwrap_or_else(|| format!("match-{}-of-{}.jsonl", job.k, job.n).into());
-        match crate::parts::write(&path, &header, &games) {
+        let path = part_file.path().to_path_buf();
+        match crate::parts::write(part_file, &header, &games) {
             Ok(()) => {
                 let _ = writeln!(
                     out,
@@ -680,11 +705,11 @@ pub fn match_main(a: &MatchArgs) -> ExitCode {
             }
         }
     }
-    if let Some(p) = &a.json {
+    if let Some(out) = json_file {
         let text =
             serde_json::to_string_pretty(&output::summary_json(&cfg, &summary)).unwrap_or_default();
-        if let Err(e) = std::fs::write(p, text + "\n") {
-            eprintln!("choro match: --json {}: {e}", p.display());
+        if let Err(e) = out.commit((text + "\n").as_bytes()) {
+            eprintln!("choro match: --json {e}");
             status = ExitCode::FAILURE;
         }
     }
@@ -700,10 +725,10 @@ pub fn replay_main(a: &ReplayArgs) -> ExitCode {
     let mut status = ExitCode::SUCCESS;
     let mut out = std::io::stdout().lock();
     for path in &a.files {
-        let text = match std::fs::read_to_string(path) {
+        let text = match files::read_text(path, replay::BOUNDS) {
             Ok(t) => t,
             Err(e) => {
-                eprintln!("choro replay: {}: {e}", path.display());
+                eprintln!("choro replay: {e}");
                 return ExitCode::from(2);
             }
         };

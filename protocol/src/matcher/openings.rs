@@ -9,9 +9,16 @@
 //! the engines unless asked for (`race`): then random blind starts and race
 //! decisions play the race to its end, and the random plies follow it.
 
+use choro_engine::files::Bounds;
 use choro_engine::rng::Rng;
 use choro_engine::{Game, Opening as Mode, Phase, Position, Variant};
 use std::fmt;
+
+/// What an openings file reader takes: a position string a line.
+pub const BOUNDS: Bounds = Bounds {
+    line: 64 << 10,
+    file: 64 << 20,
+};
 
 /// A game's start position and where it came from.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -2,9 +2,17 @@
 //! every move, the side that made it, the result and the reason.
 
 use super::record::{parse_records, GameResult, Reason, Record};
+use choro_engine::files::Bounds;
 use choro_engine::rules::DEFAULT_DRAW_PLIES;
 use choro_engine::{Game, MoveError, Opening, Position, Side};
 use std::collections::BTreeMap;
+
+/// What a record file reader takes: a tag or a move a line, the games of a
+/// long campaign in a file.
+pub const BOUNDS: Bounds = Bounds {
+    line: 1 << 20,
+    file: 1 << 30,
+};
 
 /// What a record that checks out says.
 #[derive(Clone, Debug, PartialEq, Eq)]
