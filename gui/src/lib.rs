@@ -294,6 +294,8 @@ impl Page {
                 }
                 let req: Value = serde_json::from_str(&q.text).unwrap_or(Value::Null);
                 let reply = a.reply(&req, &o, &st, q.seen).await;
+                // Answered: its share is given back before the page sees it.
+                drop(q);
                 if !st.closed.load(Ordering::Acquire) {
                     let _ = o.send(reply);
                 }
@@ -331,8 +333,8 @@ impl Page {
             let (app, out, flags) = (self.app.clone(), self.out.clone(), self.flags.clone());
             tokio::spawn(async move {
                 let reply = app.reply(&req, &out, &flags, seen).await;
-                let _ = out.send(reply);
                 drop(ticket);
+                let _ = out.send(reply);
             });
         } else {
             let _ = self.queue.send(Queued {
