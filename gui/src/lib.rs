@@ -10,9 +10,13 @@
 
 pub mod engine;
 
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
-use axum::extract::State;
-use axum::http::header;
+pub mod access;
+
+use access::Access;
+use axum::extract::ws::{close_code, CloseFrame, Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{Request, State};
+use axum::http::{header, StatusCode};
+use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
@@ -21,7 +25,7 @@ use engine::{Engine, Failure};
 use serde_json::{json, Value};
 use std::net::SocketAddr;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::mpsc;
@@ -36,14 +40,24 @@ const STYLE_CSS: &str = include_str!("../static/style.css");
 /// can tell an engine failure by, whatever the page's input quoted before it.
 pub const RESTART_NOTE: &str = "it will be restarted for the next request; the game is kept";
 
+/// The longest WebSocket message, in bytes: a record file (`records`) of
+/// some thousands of games. A longer one closes its page's connection.
+pub const MAX_MESSAGE: usize = 16 << 20;
+/// The longest request but a record file, in bytes: the engine takes lines
+/// of up to 1 MiB (PROTOCOL.md), and a game to keep (`save_game`) is one
+/// too. A longer one is refused unread, with a message.
+pub const MAX_REQUEST: usize = 1 << 20;
+/// The most requests of one page not yet answered. A page that sends more
+/// (or more bytes than [`MAX_WAITING_BYTES`]) is refused: its connection is
+/// closed (1008), its search stopped and its waiting requests dropped; the
+/// other pages go on.
+pub const MAX_WAITING: usize = 32;
+/// The most bytes of one page's requests not yet answered.
+pub const MAX_WAITING_BYTES: usize = 24 << 20;
+
 /// What the server shares between its connections.
 pub struct App {
     engine: tokio::sync::Mutex<Engine>,
-    /// How many times a search was asked to end (a page's `stop`, a closed
-    /// page). A search ends once this passes the count its `go` request
-    /// arrived with, so a `stop` sent after a `go` ends that search even
-    /// when the `go` still waits for the engine.
-    stops: AtomicU64,
     /// The game the page last reported, handed to a page opened later.
     game: Mutex<Value>,
 }
@@ -53,7 +67,6 @@ impl App {
     pub fn new(engine: PathBuf, args: &[String]) -> Arc<App> {
         Arc::new(App {
             engine: tokio::sync::Mutex::new(Engine::new(&engine, args)),
-            stops: AtomicU64::new(0),
             game: Mutex::new(Value::Null),
         })
     }
@@ -67,10 +80,10 @@ impl App {
 
     /// Answer one request as the WebSocket does (the `id` copied), with the
     /// `info` lines a search pushed before it. For tests and other front ends.
+    /// (No `stop` reaches its search: that takes a [`Page`].)
     pub async fn request(&self, req: Value) -> (Value, Vec<Value>) {
         let (tx, mut rx) = mpsc::unbounded_channel();
-        let seen = self.arrived(&req);
-        let reply = self.reply(&req, &tx, seen).await;
+        let reply = self.reply(&req, &tx, &Flags::default(), 0).await;
         drop(tx);
         let mut infos = Vec::new();
         while let Ok(v) = rx.try_recv() {
@@ -79,18 +92,15 @@ impl App {
         (reply, infos)
     }
 
-    /// Note a request's arrival: a `stop` is counted. Returns the stops so
-    /// far, the count a `go` arriving now ends at the next of.
-    fn arrived(&self, req: &Value) -> u64 {
-        if req.get("op").and_then(Value::as_str) == Some("stop") {
-            self.stops.fetch_add(1, Ordering::AcqRel);
-        }
-        self.stops.load(Ordering::Acquire)
-    }
-
-    async fn reply(&self, req: &Value, tx: &mpsc::UnboundedSender<Value>, seen: u64) -> Value {
+    async fn reply(
+        &self,
+        req: &Value,
+        tx: &mpsc::UnboundedSender<Value>,
+        flags: &Flags,
+        seen: u64,
+    ) -> Value {
         let id = req.get("id").cloned().unwrap_or(Value::Null);
-        let mut reply = match handle(self, req, tx, seen).await {
+        let mut reply = match handle(self, req, tx, flags, seen).await {
             Ok(v) => v,
             Err(e) => json!({ "error": e }),
         };
@@ -99,8 +109,9 @@ impl App {
     }
 }
 
-/// The router: the page, its files and the WebSocket.
-pub fn router(app: Arc<App>) -> Router {
+/// The router: the page, its files and the WebSocket, each behind the
+/// check of who asks ([`access`]).
+pub fn router(app: Arc<App>, access: Access) -> Router {
     Router::new()
         .route(
             "/",
@@ -115,6 +126,7 @@ pub fn router(app: Arc<App>) -> Router {
             get(|| async { page(STYLE_CSS, "text/css; charset=utf-8") }),
         )
         .route("/ws", get(ws_upgrade))
+        .layer(middleware::from_fn_with_state(Arc::new(access), guard))
         .with_state(app)
 }
 
@@ -122,8 +134,49 @@ fn page(body: &'static str, kind: &'static str) -> Response {
     ([(header::CONTENT_TYPE, kind)], body).into_response()
 }
 
-/// Bind `addr` and serve until the process ends. Returns the bound address
-/// (port 0 picks a free one) and the serving future.
+/// Refuse, with a `403` and the reason, a request whose `Host` or `Origin`
+/// is not the board's ([`Access`]).
+async fn guard(State(access): State<Arc<Access>>, req: Request, next: Next) -> Response {
+    match refusal(&access, &req) {
+        Some(why) => (
+            StatusCode::FORBIDDEN,
+            format!("choro-gui: refused: {why}\n"),
+        )
+            .into_response(),
+        None => next.run(req).await,
+    }
+}
+
+fn refusal(access: &Access, req: &Request) -> Option<String> {
+    let one = |name: header::HeaderName| -> Result<Option<&str>, String> {
+        let mut all = req.headers().get_all(&name).iter();
+        let first = all.next();
+        if all.next().is_some() {
+            return Err(format!("a request with two {name} headers"));
+        }
+        first
+            .map(|v| {
+                v.to_str()
+                    .map_err(|_| format!("a {name} header that is not text"))
+            })
+            .transpose()
+    };
+    let (host, origin) = match (one(header::HOST), one(header::ORIGIN)) {
+        (Ok(h), Ok(o)) => (h, o),
+        (Err(e), _) | (_, Err(e)) => return Some(e),
+    };
+    // A request target with a host in it (`GET http://name/`) names one too.
+    if let Some(a) = req.uri().authority() {
+        if !access.host_allowed(a.as_str()) {
+            return access.refusal(Some(a.as_str()), None, false);
+        }
+    }
+    access.refusal(host, origin, req.uri().path() == "/ws")
+}
+
+/// Bind `addr` and serve until the process ends, to the loopback names and
+/// `addr`'s own address ([`Access`]). Returns the bound address (port 0
+/// picks a free one) and the serving future.
 pub async fn bind(
     addr: SocketAddr,
     app: Arc<App>,
@@ -131,14 +184,27 @@ pub async fn bind(
     SocketAddr,
     impl std::future::Future<Output = std::io::Result<()>>,
 )> {
+    bind_with(addr, app, Access::new(addr.ip(), &[])).await
+}
+
+/// [`bind`], serving those whom `access` lets in.
+pub async fn bind_with(
+    addr: SocketAddr,
+    app: Arc<App>,
+    access: Access,
+) -> std::io::Result<(
+    SocketAddr,
+    impl std::future::Future<Output = std::io::Result<()>>,
+)> {
     let listener = tokio::net::TcpListener::bind(addr).await?;
     let local = listener.local_addr()?;
-    let serve = async move { axum::serve(listener, router(app)).await };
+    let serve = async move { axum::serve(listener, router(app, access)).await };
     Ok((local, serve))
 }
 
 async fn ws_upgrade(ws: WebSocketUpgrade, State(app): State<Arc<App>>) -> Response {
-    ws.max_message_size(16 << 20)
+    ws.max_message_size(MAX_MESSAGE)
+        .max_frame_size(MAX_MESSAGE)
         .on_upgrade(move |socket| connection(socket, app))
 }
 
@@ -151,75 +217,254 @@ async fn ws_upgrade(ws: WebSocketUpgrade, State(app): State<Arc<App>>) -> Respon
 /// engine's lock, and the page was left showing the old game). The requests
 /// that need no engine (`stop`, `save_game`, `load_game`, `records`) are
 /// answered at once, so that `stop` reaches a running search.
+///
+/// A page may have [`MAX_WAITING`] requests of [`MAX_WAITING_BYTES`] in all
+/// not yet answered; its waiting requests are kept as the text they came
+/// in (parsed JSON can take ten times the room).
 pub struct Page {
     app: Arc<App>,
     out: mpsc::UnboundedSender<Value>,
-    queue: mpsc::UnboundedSender<(Value, u64)>,
+    queue: mpsc::UnboundedSender<Queued>,
+    flags: Arc<Flags>,
+    waiting: Arc<Mutex<Waiting>>,
+}
+
+/// What a page's requests read of it while they are answered.
+#[derive(Default)]
+struct Flags {
+    /// How many times this page asked its search to end (its `stop`s, its
+    /// closing). A search ends once this passes the count its `go` arrived
+    /// with, so a `stop` sent after a `go` ends that search even when the
+    /// `go` still waits for the engine. Each page counts its own: another
+    /// page's `stop` or closing leaves this one's search alone.
+    stops: AtomicU64,
+    /// Set when the page is gone: its requests still waiting are dropped.
+    closed: AtomicBool,
+}
+
+/// What a page has asked and not yet been answered.
+#[derive(Default)]
+struct Waiting {
+    requests: usize,
+    bytes: usize,
+}
+
+/// One request's share of its page's [`Waiting`], given back when it is
+/// answered or dropped.
+struct Ticket {
+    waiting: Arc<Mutex<Waiting>>,
+    bytes: usize,
+}
+
+impl Drop for Ticket {
+    fn drop(&mut self) {
+        let mut w = self.waiting.lock().unwrap_or_else(|e| e.into_inner());
+        w.requests -= 1;
+        w.bytes -= self.bytes;
+    }
+}
+
+/// An engine request waiting for its page's turn.
+struct Queued {
+    text: String,
+    seen: u64,
+    _ticket: Ticket,
+}
+
+/// What a message over [`MAX_REQUEST`] bytes is read for: only a record
+/// file (`records`) may be that long. Its other fields are skipped unread,
+/// so that a long array costs no more room than its text.
+#[derive(serde::Deserialize)]
+struct Long {
+    id: Option<serde_json::Number>,
+    op: Option<String>,
+    text: Option<String>,
 }
 
 impl Page {
     /// A page whose replies and `info` lines go to `out`.
     pub fn new(app: Arc<App>, out: mpsc::UnboundedSender<Value>) -> Page {
-        let (queue, mut work) = mpsc::unbounded_channel::<(Value, u64)>();
-        let (a, o) = (app.clone(), out.clone());
+        let (queue, mut work) = mpsc::unbounded_channel::<Queued>();
+        let flags = Arc::new(Flags::default());
+        let (a, o, st) = (app.clone(), out.clone(), flags.clone());
         tokio::spawn(async move {
-            while let Some((req, seen)) = work.recv().await {
-                let reply = a.reply(&req, &o, seen).await;
-                let _ = o.send(reply);
+            while let Some(q) = work.recv().await {
+                if st.closed.load(Ordering::Acquire) {
+                    continue;
+                }
+                let req: Value = serde_json::from_str(&q.text).unwrap_or(Value::Null);
+                let reply = a.reply(&req, &o, &st, q.seen).await;
+                // Answered: its share is given back before the page sees it.
+                drop(q);
+                if !st.closed.load(Ordering::Acquire) {
+                    let _ = o.send(reply);
+                }
             }
         });
-        Page { app, out, queue }
+        Page {
+            app,
+            out,
+            queue,
+            flags,
+            waiting: Arc::default(),
+        }
     }
 
-    /// Take one request as the page sent it (JSON text).
-    pub fn take(&self, text: &str) {
-        let req: Value = serde_json::from_str(text).unwrap_or(Value::Null);
-        let seen = self.app.arrived(&req);
+    /// Take one message as the page sent it (JSON text). `Err` with the
+    /// reason when the page has too much waiting ([`MAX_WAITING`],
+    /// [`MAX_WAITING_BYTES`]): nothing of the message is kept, and the page
+    /// is to be refused (its connection closed).
+    pub fn take(&self, text: &str) -> Result<(), String> {
+        let ticket = self.admit(text.len())?;
+        let req = if text.len() > MAX_REQUEST {
+            match self.long(text) {
+                Ok(req) => req,
+                Err(refusal) => {
+                    let _ = self.out.send(refusal);
+                    return Ok(());
+                }
+            }
+        } else {
+            serde_json::from_str(text).unwrap_or(Value::Null)
+        };
+        let seen = self.arrived(&req);
         let op = req.get("op").and_then(Value::as_str).unwrap_or("");
         if matches!(op, "stop" | "save_game" | "load_game" | "records") {
-            let (app, out) = (self.app.clone(), self.out.clone());
+            let (app, out, flags) = (self.app.clone(), self.out.clone(), self.flags.clone());
             tokio::spawn(async move {
-                let reply = app.reply(&req, &out, seen).await;
+                let reply = app.reply(&req, &out, &flags, seen).await;
+                drop(ticket);
                 let _ = out.send(reply);
             });
         } else {
-            let _ = self.queue.send((req, seen));
+            let _ = self.queue.send(Queued {
+                text: text.to_string(),
+                seen,
+                _ticket: ticket,
+            });
         }
+        Ok(())
+    }
+
+    /// Count a message of `bytes` among the page's waiting ones, or say why
+    /// the page has too many.
+    fn admit(&self, bytes: usize) -> Result<Ticket, String> {
+        let mut w = self.waiting.lock().unwrap_or_else(|e| e.into_inner());
+        if w.requests >= MAX_WAITING {
+            return Err(format!(
+                "more than {MAX_WAITING} requests waiting for an answer"
+            ));
+        }
+        if w.bytes + bytes > MAX_WAITING_BYTES {
+            return Err(format!(
+                "more than {} MiB of requests waiting for an answer",
+                MAX_WAITING_BYTES >> 20
+            ));
+        }
+        w.requests += 1;
+        w.bytes += bytes;
+        Ok(Ticket {
+            waiting: self.waiting.clone(),
+            bytes,
+        })
+    }
+
+    /// A message over [`MAX_REQUEST`] bytes: a record file's request, or
+    /// the refusal to send back.
+    fn long(&self, text: &str) -> Result<Value, Value> {
+        let refuse = |id: Value, e: String| json!({ "id": id, "error": e });
+        let Ok(long) = serde_json::from_str::<Long>(text) else {
+            return Err(refuse(
+                Value::Null,
+                format!(
+                    "a message of {} bytes that is not a record file's request",
+                    text.len()
+                ),
+            ));
+        };
+        let id = long.id.map_or(Value::Null, Value::Number);
+        match (long.op.as_deref(), long.text) {
+            (Some("records"), Some(t)) => Ok(json!({ "id": id, "op": "records", "text": t })),
+            _ => Err(refuse(
+                id,
+                format!(
+                    "a request of {} bytes: only a record file may be longer than {} bytes",
+                    text.len(),
+                    MAX_REQUEST
+                ),
+            )),
+        }
+    }
+
+    /// Note a request's arrival: a `stop` is counted. Returns the page's
+    /// stops so far, the count a `go` arriving now ends at the next of.
+    fn arrived(&self, req: &Value) -> u64 {
+        if req.get("op").and_then(Value::as_str) == Some("stop") {
+            self.flags.stops.fetch_add(1, Ordering::AcqRel);
+        }
+        self.flags.stops.load(Ordering::Acquire)
     }
 }
 
 impl Drop for Page {
-    /// A closed page: end its search, keep its game and the engine. Its
-    /// requests still queued are answered into the void (a `go` among them
-    /// ends at once).
+    /// A closed page: end its search, drop its waiting requests; keep its
+    /// game, the engine and the other pages' searches.
     fn drop(&mut self) {
-        self.app.stops.fetch_add(1, Ordering::AcqRel);
+        self.flags.closed.store(true, Ordering::Release);
+        self.flags.stops.fetch_add(1, Ordering::AcqRel);
     }
 }
 
 /// One page's WebSocket: its requests to a [`Page`]; replies and `info`
-/// lines go out through one writer.
+/// lines go out through one writer. A page over its allowance, or whose
+/// message is over [`MAX_MESSAGE`], is closed with the reason (1008, 1009).
 async fn connection(mut socket: WebSocket, app: Arc<App>) {
     let (tx, mut rx) = mpsc::unbounded_channel::<Value>();
     let page = Page::new(app, tx);
-    loop {
+    let refused = loop {
         tokio::select! {
             out = rx.recv() => {
-                let Some(v) = out else { break };
+                let Some(v) = out else { break None };
                 if socket.send(Message::Text(v.to_string().into())).await.is_err() {
-                    break;
+                    break None;
                 }
             }
             inp = socket.recv() => {
                 match inp {
-                    Some(Ok(Message::Text(t))) => page.take(t.as_str()),
-                    Some(Ok(Message::Close(_))) | Some(Err(_)) | None => break,
+                    Some(Ok(Message::Text(t))) => {
+                        if let Err(why) = page.take(t.as_str()) {
+                            break Some((close_code::POLICY, why));
+                        }
+                    }
+                    Some(Ok(Message::Close(_))) | None => break None,
+                    Some(Err(e)) => {
+                        let e = e.to_string();
+                        let code = if e.contains("Message too long") {
+                            close_code::SIZE
+                        } else {
+                            close_code::PROTOCOL
+                        };
+                        break Some((code, e));
+                    }
                     Some(Ok(_)) => continue,
                 }
             }
         }
-    }
+    };
     drop(page);
+    if let Some((code, why)) = refused {
+        // A close frame's reason is at most 123 bytes.
+        let mut reason = why;
+        while reason.len() > 120 {
+            reason.pop();
+        }
+        let _ = socket
+            .send(Message::Close(Some(CloseFrame {
+                code,
+                reason: reason.into(),
+            })))
+            .await;
+    }
 }
 
 fn text(v: &Value, key: &str) -> Result<String, String> {
@@ -297,11 +542,12 @@ async fn handle(
     app: &App,
     req: &Value,
     tx: &mpsc::UnboundedSender<Value>,
+    flags: &Flags,
     seen: u64,
 ) -> Result<Value, String> {
     let op = text(req, "op")?;
     match op.as_str() {
-        // Counted as it arrived (`App::arrived`).
+        // Counted as it arrived (`Page::arrived`).
         "stop" => return Ok(json!({})),
         "save_game" => {
             if let Ok(mut g) = app.game.lock() {
@@ -317,9 +563,12 @@ async fn handle(
         _ => {}
     }
     let mut engine = app.engine.lock().await;
+    if flags.closed.load(Ordering::Acquire) {
+        return Err("the page was closed".into());
+    }
     let mut note = None;
     for attempt in 0..2 {
-        match engine_op(&mut engine, app, &op, req, tx, seen).await {
+        match engine_op(&mut engine, &op, req, tx, &flags.stops, seen).await {
             Ok(Ok(mut v)) => {
                 v["engine_pid"] = json!(engine.pid());
                 v["restarts"] = json!(engine.restarts);
@@ -345,10 +594,10 @@ async fn handle(
 /// the request itself was refused (a message for the page).
 async fn engine_op(
     e: &mut Engine,
-    app: &App,
     op: &str,
     req: &Value,
     tx: &mpsc::UnboundedSender<Value>,
+    stops: &AtomicU64,
     seen: u64,
 ) -> Result<Result<Value, String>, Failure> {
     macro_rules! tri {
@@ -435,7 +684,7 @@ async fn engine_op(
                 ])
                 .await?;
             tri!(engine_error(&out));
-            let stopped = || app.stops.load(Ordering::Acquire) != seen;
+            let stopped = || stops.load(Ordering::Acquire) != seen;
             let id = req.get("id").cloned().unwrap_or(Value::Null);
             let mut info = |l: &str| {
                 let _ = tx.send(json!({"type": "info", "id": id, "line": l}));

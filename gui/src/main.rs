@@ -16,6 +16,11 @@ struct Args {
     /// has no login, and anyone who reaches it drives the engine.
     #[arg(long, default_value_t = IpAddr::V4(Ipv4Addr::LOCALHOST))]
     host: IpAddr,
+    /// A host name besides localhost and the addresses by which the board
+    /// may be reached (repeatable): a request naming any other is refused,
+    /// so that no other site's page can reach the board (README.md).
+    #[arg(long = "allow-host", value_name = "NAME")]
+    allow_host: Vec<String>,
     /// The engine binary (default: `choro` beside this program; without
     /// one, this program itself, which speaks the protocol with `--protocol`).
     #[arg(long)]
@@ -43,7 +48,9 @@ async fn main() -> ExitCode {
         },
     };
     let app = choro_gui::App::new(engine.clone(), &engine_args);
-    let (addr, serve) = match choro_gui::bind(SocketAddr::new(args.host, args.port), app).await {
+    let access = choro_gui::access::Access::new(args.host, &args.allow_host);
+    let addr = SocketAddr::new(args.host, args.port);
+    let (addr, serve) = match choro_gui::bind_with(addr, app, access).await {
         Ok(x) => x,
         Err(e) => {
             eprintln!(

@@ -16,6 +16,13 @@
 //! exactly when the game is over; a `record` reads back (`parse_records`)
 //! with the request's start and moves; `records` gives as many games as
 //! `parse_records` reads; `load_game` gives what `save_game` stored last.
+//!
+//! A line `#access HOST<tab>ORIGIN` is instead the headers of a WebSocket
+//! upgrade (issue 28: another site's page, a DNS-rebinding name), put to the
+//! server's check ([`Access::refusal`], the board on 127.0.0.1) and to a
+//! model of it written apart: opened exactly when the `Host` is
+//! `localhost`, `127.x.y.z` or `[::1]` (with a port or none) and the
+//! `Origin` is `http://` or `https://` and that `Host`.
 
 use super::Target;
 use crate::gen;
@@ -23,9 +30,11 @@ use crate::mutate;
 use crate::rng::Rng;
 use choro::matcher::record::parse_records;
 use choro_engine::{Game, Position, Variant};
+use choro_gui::access::Access;
 use choro_gui::engine::Limits;
 use choro_gui::App;
 use serde_json::{json, Value};
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -70,7 +79,19 @@ pub const DICT: &[&str] = &[
     "isready",
     "quit",
     "#",
+    "#access ",
+    "\t",
+    "http://",
+    "https://",
+    "localhost",
+    "127.0.0.1",
+    "[::1]",
+    ":7878",
+    "evil.example",
 ];
+
+/// What an `#access` line begins with.
+const ACCESS: &str = "#access ";
 
 /// The engine the target drives: a program and its arguments.
 #[derive(Clone, Debug)]
@@ -100,6 +121,8 @@ pub struct GuiTarget {
     pub states: u64,
     pub gos: u64,
     pub records: u64,
+    pub access_checked: u64,
+    pub access_opened: u64,
 }
 
 impl GuiTarget {
@@ -124,6 +147,8 @@ impl GuiTarget {
             states: 0,
             gos: 0,
             records: 0,
+            access_checked: 0,
+            access_opened: 0,
         })
     }
 }
@@ -143,7 +168,15 @@ impl Target for GuiTarget {
 
     fn generate(&mut self, rng: &mut Rng) -> Vec<u8> {
         let n = 1 + rng.below(6);
-        let lines: Vec<String> = (0..n).map(|_| request(rng).to_string()).collect();
+        let lines: Vec<String> = (0..n)
+            .map(|_| {
+                if rng.chance(1, 8) {
+                    access_line(rng)
+                } else {
+                    request(rng).to_string()
+                }
+            })
+            .collect();
         lines.join("\n").into_bytes()
     }
 
@@ -175,6 +208,11 @@ impl Target for GuiTarget {
     fn check(&mut self, input: &[u8]) -> Result<(), String> {
         let text = String::from_utf8_lossy(input);
         for line in text.split('\n') {
+            if let Some(headers) = line.strip_prefix(ACCESS) {
+                self.access(headers)
+                    .map_err(|e| format!("access {}: {e}", clip(line)))?;
+                continue;
+            }
             // As the WebSocket handler reads a text message.
             let mut req: Value = serde_json::from_str(line).unwrap_or_else(|_| {
                 self.not_json += 1;
@@ -189,8 +227,16 @@ impl Target for GuiTarget {
 
     fn stats(&self) -> String {
         format!(
-            "requests {} (refused {}, not JSON {}) states {} go {} records {}",
-            self.requests, self.refused, self.not_json, self.states, self.gos, self.records
+            "requests {} (refused {}, not JSON {}) states {} go {} records {} \
+             access {} (opened {})",
+            self.requests,
+            self.refused,
+            self.not_json,
+            self.states,
+            self.gos,
+            self.records,
+            self.access_checked,
+            self.access_opened
         )
     }
 }
@@ -261,7 +307,89 @@ fn plain_text(req: &Value) -> bool {
     printable(start) && !start.trim().is_empty() && !start.contains('#') && moves_ok
 }
 
+/// The model of the board's check on 127.0.0.1: whether a page with these
+/// `Host` and `Origin` headers may open the WebSocket.
+fn model_opens(host: &str, origin: &str) -> bool {
+    let lower = host.to_ascii_lowercase();
+    // The name, and the port after it (digits, at most 65535) if any.
+    let (name, port) = match lower.rfind(':') {
+        Some(i) if !lower.ends_with(']') => (&lower[..i], Some(&lower[i + 1..])),
+        _ => (lower.as_str(), None),
+    };
+    if let Some(p) = port {
+        if p.is_empty() || !p.bytes().all(|b| b.is_ascii_digit()) {
+            return false;
+        }
+        if p.parse::<u64>().map_or(true, |n| n > 65535) {
+            return false;
+        }
+    }
+    let loopback = name == "localhost"
+        || name.parse::<Ipv4Addr>().is_ok_and(|a| a.octets()[0] == 127)
+        || name
+            .strip_prefix('[')
+            .and_then(|n| n.strip_suffix(']'))
+            .and_then(|n| n.parse::<Ipv6Addr>().ok())
+            .is_some_and(|a| {
+                a == Ipv6Addr::LOCALHOST || a.to_ipv4_mapped().is_some_and(|v| v.is_loopback())
+            });
+    let o = origin.to_ascii_lowercase();
+    loopback && (o == format!("http://{lower}") || o == format!("https://{lower}"))
+}
+
+/// An `#access` line: `Host` and `Origin` headers, the board's own or not.
+fn access_line(rng: &mut Rng) -> String {
+    const NAMES: &[&str] = &[
+        "127.0.0.1",
+        "localhost",
+        "LocalHost",
+        "[::1]",
+        "[::ffff:127.0.0.1]",
+        "127.9.9.9",
+        "evil.example",
+        "127.0.0.1.nip.io",
+        "localhost.evil.example",
+        "0.0.0.0",
+        "192.168.1.5",
+        "[::2]",
+        "",
+    ];
+    const PORTS: &[&str] = &[
+        "", ":7878", ":0", ":65535", ":65536", ":", ":78x", ":7878:1",
+    ];
+    let host = format!("{}{}", rng.pick(NAMES), rng.pick(PORTS));
+    let origin = match rng.below(4) {
+        0 | 1 => format!("{}{host}", rng.pick(&["http://", "https://", "HTTP://"])),
+        2 => format!(
+            "{}{}{}",
+            rng.pick(&["http://", "https://", "ws://", ""]),
+            rng.pick(NAMES),
+            rng.pick(PORTS)
+        ),
+        _ => rng.pick(&["null", "", "http://evil.example"]).to_string(),
+    };
+    format!("{ACCESS}{host}\t{origin}")
+}
+
 impl GuiTarget {
+    /// An `#access` line: the server's check agrees with the model.
+    fn access(&mut self, headers: &str) -> Result<(), String> {
+        self.access_checked += 1;
+        let (host, origin) = headers.split_once('\t').unwrap_or((headers, ""));
+        let board = Access::new(IpAddr::V4(Ipv4Addr::LOCALHOST), &[]);
+        let refusal = board.refusal(Some(host), Some(origin), true);
+        let want = model_opens(host, origin);
+        match (&refusal, want) {
+            (None, true) => {
+                self.access_opened += 1;
+                Ok(())
+            }
+            (Some(_), false) => Ok(()),
+            (None, false) => Err("opened; the model refuses it".into()),
+            (Some(why), true) => Err(format!("refused ({why}); the model opens it")),
+        }
+    }
+
     fn one(&mut self, req: &Value) -> Result<(), String> {
         self.requests += 1;
         let (reply, _infos) = self.rt.block_on(self.app.request(req.clone()));
