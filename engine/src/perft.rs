@@ -8,6 +8,7 @@ use crate::board::Position;
 use crate::rules::{GenStats, LAP_BUDGET};
 use crate::types::moves::Move;
 use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Counts of one perft depth.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -131,4 +132,157 @@ pub fn divide(pos: &Position, depth: u32) -> Vec<(Move, PerftCount)> {
         .par_iter()
         .map(|(m, child)| (*m, perft(child, depth.saturating_sub(1)).0))
         .collect()
+}
+
+/// Plies left at which [`perft_until`] hands a node to [`walk`], which runs
+/// to the leaves without looking at the stop flag: two plies, a few
+/// milliseconds from most positions (about a second from the widest Acholi
+/// ones, with thousands of moves a node).
+const UNSTOPPED: u32 = 2;
+
+/// [`walk`] above [`UNSTOPPED`] plies: each node's children merged as
+/// `walk` merges them (the same counts: a repeated child adds its paths
+/// once per move to it and no unique leaves), `stop` read at each node.
+/// `None` once it is set.
+fn walk_until(
+    pos: &Position,
+    depth: u32,
+    budget: u32,
+    bufs: &mut [Bufs],
+    stats: &mut GenStats,
+    stop: &AtomicBool,
+) -> Option<PerftCount> {
+    if stop.load(Ordering::Relaxed) {
+        return None;
+    }
+    if depth <= UNSTOPPED {
+        return Some(walk(pos, depth, budget, bufs, stats));
+    }
+    let mut buf = Vec::new();
+    children(pos, budget, &mut buf, &mut Vec::new(), stats);
+    let mut total = PerftCount::default();
+    for (child, mult) in &buf {
+        let c = walk_until(child, depth - 1, budget, bufs, stats, stop)?;
+        total.paths += mult * c.paths;
+        total.unique += c.unique;
+    }
+    Some(total)
+}
+
+/// [`perft_with_budget`] that gives up when `stop` is set, for a caller
+/// that must be able to end a long count (the protocol's `perft`): the
+/// same counts, or `None` when stopped. The flag is read at every node
+/// more than [`UNSTOPPED`] plies above the leaves.
+pub fn perft_until(
+    pos: &Position,
+    depth: u32,
+    budget: u32,
+    stop: &AtomicBool,
+) -> Option<(PerftCount, GenStats)> {
+    if stop.load(Ordering::Relaxed) {
+        return None;
+    }
+    if depth <= UNSTOPPED {
+        return Some(perft_with_budget(pos, depth, budget));
+    }
+    let mut stats = GenStats::default();
+    let mut root = Vec::new();
+    children(pos, budget, &mut root, &mut Vec::new(), &mut stats);
+    let parts: Option<Vec<(PerftCount, GenStats)>> = root
+        .par_iter()
+        .map(|(child, mult)| {
+            let mut s = GenStats::default();
+            let mut bufs = vec![Bufs::default(); UNSTOPPED as usize];
+            let c = walk_until(child, depth - 1, budget, &mut bufs, &mut s, stop)?;
+            Some((
+                PerftCount {
+                    paths: mult * c.paths,
+                    unique: c.unique,
+                },
+                s,
+            ))
+        })
+        .collect();
+    let mut total = PerftCount::default();
+    for (c, s) in parts? {
+        total.paths += c.paths;
+        total.unique += c.unique;
+        stats.add(&s);
+    }
+    Some((total, stats))
+}
+
+/// [`divide`] that gives up when `stop` is set (`None`), as
+/// [`perft_until`] does.
+pub fn divide_until(
+    pos: &Position,
+    depth: u32,
+    stop: &AtomicBool,
+) -> Option<Vec<(Move, PerftCount)>> {
+    let mut moves = Vec::new();
+    pos.for_each_move(|m, p| moves.push((*m, *p)));
+    moves
+        .par_iter()
+        .map(|(m, child)| {
+            perft_until(child, depth.saturating_sub(1), LAP_BUDGET, stop).map(|(c, _)| (*m, c))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod until_tests {
+    use super::*;
+    use crate::types::Opening;
+
+    /// The interruptible count is the count: every code, both openings,
+    /// and positions from the perft files' kinds (races, Acholi's merging
+    /// paths, Adjiboto), at depths that go through its own levels.
+    #[test]
+    fn perft_until_counts_as_perft() {
+        let never = AtomicBool::new(false);
+        let mut starts = Vec::new();
+        for v in [
+            Variant::Didinga,
+            Variant::Lango,
+            Variant::Acholi,
+            Variant::Adjiboto,
+        ] {
+            for o in [Opening::Sequential, Opening::Simultaneous] {
+                starts.push(Position::start(v, 8, o).unwrap());
+            }
+        }
+        starts.push(Position::start(Variant::Didinga, 12, Opening::Sequential).unwrap());
+        for pos in &starts {
+            let depth = match pos.variant() {
+                Variant::Acholi => 4,
+                _ => 5,
+            };
+            for d in 0..=depth {
+                let want = perft(pos, d);
+                let got = perft_until(pos, d, LAP_BUDGET, &never).unwrap();
+                assert_eq!(got.0, want.0, "{pos} depth {d}");
+                assert_eq!(got.1.moves, want.1.moves, "{pos} depth {d}");
+            }
+            let want = divide(pos, 4);
+            assert_eq!(divide_until(pos, 4, &never).unwrap(), want, "{pos}");
+        }
+    }
+
+    /// A set flag ends the count, however deep.
+    #[test]
+    fn perft_until_stops() {
+        let stop = AtomicBool::new(true);
+        let pos = Position::start(Variant::Lango, 8, Opening::Sequential).unwrap();
+        assert_eq!(perft_until(&pos, 64, LAP_BUDGET, &stop), None);
+        assert_eq!(divide_until(&pos, 64, &stop), None);
+        // Set from another thread while the count runs.
+        let stop = AtomicBool::new(false);
+        std::thread::scope(|s| {
+            s.spawn(|| {
+                std::thread::sleep(std::time::Duration::from_millis(50));
+                stop.store(true, Ordering::Relaxed);
+            });
+            assert_eq!(perft_until(&pos, 64, LAP_BUDGET, &stop), None);
+        });
+    }
 }

@@ -191,16 +191,16 @@ fn adjiboto_captures_a_run_of_odd_small_counts() {
 
 #[test]
 fn adjiboto_opening_uses_five_different_holes() {
-    let p: Position = "adjiboto 10,10,10,10,10/10,10,10,10,10 a 21/3 0/0 3"
+    let p: Position = "adjiboto 10,10,10,10,10/10,10,10,10,10 a 21/35 0/0 4"
         .parse()
         .unwrap();
     assert_eq!(move_strings(&p), vec!["3", "4", "5"]);
     // None of the unplayed holes can be played: any playable hole.
-    let p: Position = "adjiboto 10,10,10,10,10/0,1,9,9,9 a 345/3 0/0 3"
+    let p: Position = "adjiboto 10,10,10,10,10/0,1,9,9,9 a 345/312 0/0 6"
         .parse()
         .unwrap();
     assert_eq!(move_strings(&p), vec!["3", "4", "5"]);
-    let p: Position = "adjiboto 10,10,10,10,10/0,1,9,9,9 a 12345/3 0/0 3"
+    let p: Position = "adjiboto 10,10,10,10,10/0,1,9,9,9 a 12345/31245 0/0 10"
         .parse()
         .unwrap();
     assert_eq!(move_strings(&p), vec!["3", "4", "5"]);

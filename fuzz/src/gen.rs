@@ -59,8 +59,7 @@ pub fn board_string(rng: &mut Rng, v: Variant) -> String {
             rng.below(101) as u32
         };
         let c = throw(rng, 12, n);
-        let hist = |rng: &mut Rng| -> String {
-            let k = rng.below(6);
+        let hist = |rng: &mut Rng, k: usize| -> String {
             if k == 0 {
                 return "-".into();
             }
@@ -79,7 +78,15 @@ pub fn board_string(rng: &mut Rng, v: Variant) -> String {
             }
             s
         };
-        let (ha, hb) = (hist(rng), hist(rng));
+        // Lengths the side to move can follow (the players alternate;
+        // either may have begun): equal, or the one not to move once more.
+        let ka = rng.below(6);
+        let kb = match (side, rng.chance(1, 2)) {
+            (_, false) => ka,
+            ("a", true) => (ka + 1).min(5),
+            (_, true) => ka.saturating_sub(1),
+        };
+        let (ha, hb) = (hist(rng, ka), hist(rng, kb));
         format!(
             "adjiboto {}/{} {side} {ha}/{hb} {}/{} {ply}",
             join(&c[0..5]),

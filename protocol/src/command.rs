@@ -469,6 +469,14 @@ fn go(mut a: Args<'_>) -> Result<Command, ParseError> {
                     list.push(m);
                     a.toks.next();
                 }
+                // An empty list would restrict nothing: every move would be
+                // searched, which the sender did not ask for.
+                if list.is_empty() {
+                    return Err(ParseError::Missing {
+                        command: "go searchmoves",
+                        what: "a move",
+                    });
+                }
                 g.searchmoves = moves("go searchmoves", &list)?;
             }
             "perft" => {
@@ -772,6 +780,19 @@ mod tests {
             err("go depth 0").to_string(),
             "go depth: 0 is out of range 1..1000"
         );
+        // An empty list is no restriction the sender could have meant
+        // (RELIABILITY.md finding 28): before, it searched every move.
+        for empty in [
+            "go searchmoves",
+            "go searchmoves depth 3",
+            "go depth 2 searchmoves",
+        ] {
+            assert_eq!(
+                err(empty).to_string(),
+                "go searchmoves: missing a move",
+                "{empty}"
+            );
+        }
     }
 
     #[test]

@@ -343,12 +343,12 @@ mod tests {
 
     #[test]
     fn adjiboto_rows_run_from_each_players_left() {
-        let p: Position = "adjiboto 1,2,3,4,5/6,7,8,9,0 b 12/- 3/4 7".parse().unwrap();
+        let p: Position = "adjiboto 1,2,3,4,5/6,7,8,9,0 b 12/3 3/4 7".parse().unwrap();
         let d = diagram(&Game::new(p));
         assert_eq!(d[1], "B     5:1    4:2    3:3    2:4    1:5");
         assert_eq!(d[2], "A     1:6    2:7    3:8    4:9    5:0");
         assert_eq!(d[3], "stores B 4 (west) A 3 (east)");
-        assert_eq!(d[4], "opening history A 12 B -");
+        assert_eq!(d[4], "opening history A 12 B 3");
         assert_eq!(d[5], "side to move B (p2)");
     }
 }

@@ -1,9 +1,10 @@
 //! The perft report shared by `choro perft` and the protocol's `perft` and
 //! `divide` (PROTOCOL.md, "`choro perft`").
 
-use choro_engine::perft::{divide, perft};
-use choro_engine::{GenStats, Position};
+use choro_engine::perft::{divide_until, perft_until};
+use choro_engine::{GenStats, Position, LAP_BUDGET};
 use serde_json::json;
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 /// What to report.
@@ -23,8 +24,25 @@ fn per_second(n: u64, t: Duration) -> u64 {
 /// Run perft on `pos` for every depth 1..=`req.depth` and hand each line of
 /// the report to `emit`.
 pub fn report(pos: &Position, req: PerftRequest, emit: &mut dyn FnMut(&str)) {
+    report_until(pos, req, &AtomicBool::new(false), emit);
+}
+
+/// [`report`] that ends early once `stop` is set: the depths finished,
+/// then `info string perft stopped at depth <D>` (text only), then the
+/// summary of the depths finished, always the last line.
+pub fn report_until(
+    pos: &Position,
+    req: PerftRequest,
+    stop: &AtomicBool,
+    emit: &mut dyn FnMut(&str),
+) {
+    let mut stopped_at = None;
     if req.divide {
-        for (m, c) in divide(pos, req.depth) {
+        let moves = divide_until(pos, req.depth, stop).unwrap_or_else(|| {
+            stopped_at = Some(req.depth);
+            Vec::new()
+        });
+        for (m, c) in moves {
             let m = pos.restyle(m);
             let line = if req.json {
                 json!({"type": "move", "move": m.to_string(), "paths": c.paths, "unique": c.unique})
@@ -38,8 +56,15 @@ pub fn report(pos: &Position, req: PerftRequest, emit: &mut dyn FnMut(&str)) {
     let mut stats = GenStats::default();
     let mut time = Duration::ZERO;
     for d in 1..=req.depth {
+        if stopped_at.is_some() {
+            break;
+        }
         let t = Instant::now();
-        let (c, s) = perft(pos, d);
+        let Some((c, s)) = perft_until(pos, d, LAP_BUDGET, stop) else {
+            time += t.elapsed();
+            stopped_at = Some(d);
+            break;
+        };
         let el = t.elapsed();
         time += el;
         stats.add(&s);
@@ -51,6 +76,9 @@ pub fn report(pos: &Position, req: PerftRequest, emit: &mut dyn FnMut(&str)) {
             format!("depth {d} paths {} unique {}", c.paths, c.unique)
         };
         emit(&line);
+    }
+    if let (Some(d), false) = (stopped_at, req.json) {
+        emit(&format!("info string perft stopped at depth {d}"));
     }
     let ms = time.as_millis() as u64;
     let (mps, dps) = (per_second(stats.moves, time), per_second(stats.drops, time));
@@ -73,6 +101,7 @@ pub fn report(pos: &Position, req: PerftRequest, emit: &mut dyn FnMut(&str)) {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+    use choro_engine::perft::perft;
     use choro_engine::Variant;
 
     fn lines(pos: &Position, req: PerftRequest) -> Vec<String> {

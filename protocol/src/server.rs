@@ -15,7 +15,7 @@ use crate::display;
 use crate::options::{OptionError, Options};
 use crate::perft::{self, PerftRequest};
 use crate::{bench, eval, trace};
-use choro_engine::search::{Info, Limits, Score, SearchControl};
+use choro_engine::search::{Algorithm, Info, Limits, Score, SearchConfig, SearchControl};
 use choro_engine::Searcher;
 use choro_engine::{Game, Move, MoveError, Outcome, Position, PositionError, Side};
 use std::fmt;
@@ -83,6 +83,8 @@ pub enum Error {
         option: &'static str,
         mb: usize,
         kept: String,
+        /// MiB the system reported available, when that was the refusal.
+        available: Option<usize>,
     },
 }
 
@@ -106,10 +108,21 @@ impl fmt::Display for Error {
             Error::Bench(e) => f.write_str(e),
             Error::Solve(e) => write!(f, "solve: {e}"),
             Error::Thread(e) => write!(f, "go: cannot start the search thread: {e}"),
-            Error::Memory { option, mb, kept } => write!(
-                f,
-                "setoption: option {option}: cannot reserve {mb} MiB; {option} keeps {kept}"
-            ),
+            Error::Memory {
+                option,
+                mb,
+                kept,
+                available,
+            } => {
+                write!(
+                    f,
+                    "setoption: option {option}: cannot reserve {mb} MiB; {option} keeps {kept}"
+                )?;
+                match available {
+                    Some(a) => write!(f, " (the system has {a} MiB available)"),
+                    None => Ok(()),
+                }
+            }
         }
     }
 }
@@ -198,17 +211,36 @@ impl<W: Write + Send + 'static> Server<W> {
     pub fn new(out: W) -> Result<Server<W>, PositionError> {
         let opts = Options::default();
         let game = start_game(&opts)?;
-        Ok(Server {
+        let searcher = Searcher::new(opts.search_config());
+        Ok(Server::assemble(out, opts, game, searcher))
+    }
+
+    /// A server whose `Hash` starts at `hash_mb` MiB instead of the
+    /// default, the other options their defaults (the fuzzers' own, whose
+    /// cost per session is mostly the writing of the default table); an
+    /// error when the memory cannot be reserved.
+    pub fn with_hash(out: W, hash_mb: usize) -> Result<Server<W>, String> {
+        let mut opts = Options::default();
+        opts.set("Hash", Some(&hash_mb.to_string()))
+            .map_err(|e| e.to_string())?;
+        let game = start_game(&opts).map_err(|e| e.to_string())?;
+        let searcher = Searcher::try_new(opts.search_config())
+            .map_err(|e| format!("cannot reserve {hash_mb} MiB: {e}"))?;
+        Ok(Server::assemble(out, opts, game, searcher))
+    }
+
+    fn assemble(out: W, opts: Options, game: Game, searcher: Searcher) -> Server<W> {
+        Server {
             out: Arc::new(Out {
                 w: Mutex::new(out),
                 broken: AtomicBool::new(false),
             }),
-            searcher: Some(Searcher::new(opts.search_config())),
+            searcher: Some(searcher),
             opts,
             game,
             dialect: Dialect::Plain,
             search: None,
-        })
+        }
     }
 
     /// Run `f` on the writer (tests read and drain a `Vec<u8>` this way).
@@ -407,22 +439,36 @@ impl<W: Write + Send + 'static> Server<W> {
         // The searcher's memory last of what can fail: a size it cannot
         // reserve changes nothing (`setoption name Hash value 65536` on a smaller machine
         // must not abort the process).
+        // A size the system would grant as address space but cannot hold
+        // (more than it has available, the memory given back counted) is
+        // refused too: the table is written at once, and the out-of-memory
+        // killer would end choro there (RELIABILITY.md finding 30).
         let cfg = opts.search_config();
         if let Some(s) = &mut self.searcher {
-            if *s.config() != cfg && s.try_set_config(cfg).is_err() {
-                return Err(if opts.hash_mb != self.opts.hash_mb {
-                    Error::Memory {
-                        option: "Hash",
-                        mb: opts.hash_mb,
-                        kept: self.opts.hash_mb.to_string(),
-                    }
-                } else {
-                    Error::Memory {
-                        option: "Algorithm",
-                        mb: opts.hash_mb,
-                        kept: self.opts.algorithm.name().to_string(),
-                    }
-                });
+            if *s.config() != cfg {
+                let held = s.memory_bytes() >> 20;
+                let need = match cfg.algorithm {
+                    Algorithm::AlphaBeta | Algorithm::Mcts => cfg.hash_mb,
+                    Algorithm::Random | Algorithm::Greedy => 0,
+                };
+                let available = memory_available_mib().filter(|&a| !fits(need, held, a));
+                if available.is_some() || s.try_set_config(cfg).is_err() {
+                    return Err(if opts.hash_mb != self.opts.hash_mb {
+                        Error::Memory {
+                            option: "Hash",
+                            mb: opts.hash_mb,
+                            kept: self.opts.hash_mb.to_string(),
+                            available,
+                        }
+                    } else {
+                        Error::Memory {
+                            option: "Algorithm",
+                            mb: opts.hash_mb,
+                            kept: self.opts.algorithm.name().to_string(),
+                            available,
+                        }
+                    });
+                }
             }
         }
         if let Some(g) = game {
@@ -501,19 +547,37 @@ impl<W: Write + Send + 'static> Server<W> {
         }
     }
 
+    /// `perft` and `divide` on the search thread, as `go` runs, so that the
+    /// reading thread stays free: `stop`, `quit` and the end of input end
+    /// it (the depths finished are kept); its summary line comes last.
     fn perft(&mut self, depth: u32, divide: bool) -> Result<(), Error> {
-        self.idle(if divide { "divide" } else { "perft" })?;
-        let out = &self.out;
-        perft::report(
-            self.game.position(),
-            PerftRequest {
+        let name = if divide { "divide" } else { "perft" };
+        self.idle(name)?;
+        let pos = *self.game.position();
+        let control = Arc::new(SearchControl::default());
+        let done = Arc::new(AtomicBool::new(false));
+        let (out, ctl, fin) = (
+            Arc::clone(&self.out),
+            Arc::clone(&control),
+            Arc::clone(&done),
+        );
+        self.spawn(name, control, done, move |searcher| {
+            let req = PerftRequest {
                 depth,
                 divide,
                 json: false,
-            },
-            &mut |l| out.line(l),
-        );
-        Ok(())
+            };
+            let mut last: Option<String> = None;
+            perft::report_until(&pos, req, &ctl.stop, &mut |l| {
+                if let Some(prev) = last.replace(l.to_string()) {
+                    out.line(&prev);
+                }
+            });
+            if let Some(l) = last {
+                out.last_line(&l, &fin);
+            }
+            searcher
+        })
     }
 
     fn go(&mut self, g: Go) -> Result<(), Error> {
@@ -611,7 +675,29 @@ impl<W: Write + Send + 'static> Server<W> {
             algorithm: choro_engine::solve::Algorithm::Ab,
             ..Default::default()
         };
-        let solver = choro_engine::solve::Solver::new(&config).map_err(Error::Solve)?;
+        // The search's memory is given back while the solver holds its
+        // table of `Hash` MiB, so that the process holds one such table,
+        // not two (`Hash` 256 held 518 MB; RELIABILITY.md finding 25), and
+        // taken again when the solve ends.
+        let kept = self.searcher.as_mut().map(|s| {
+            let cfg = s.config().clone();
+            let _ = s.try_set_config(SearchConfig {
+                hash_mb: 0,
+                ..cfg.clone()
+            });
+            cfg
+        });
+        let solver = match choro_engine::solve::Solver::new(&config) {
+            Ok(s) => s,
+            Err(e) => {
+                if let (Some(s), Some(cfg)) = (&mut self.searcher, kept) {
+                    if let Some(l) = take_back(s, cfg) {
+                        self.error(&l);
+                    }
+                }
+                return Err(Error::Solve(e));
+            }
+        };
         let limits = choro_engine::solve::SolveLimits {
             plies: r.plies,
             nodes: r.nodes,
@@ -626,7 +712,7 @@ impl<W: Write + Send + 'static> Server<W> {
             Arc::clone(&control),
             Arc::clone(&done),
         );
-        self.spawn("solve", control, done, move |searcher| {
+        self.spawn("solve", control, done, move |mut searcher| {
             let every = Duration::from_secs(1);
             let mut progress = |p: &choro_engine::solve::Progress| {
                 out.line(&format!(
@@ -669,9 +755,52 @@ impl<W: Write + Send + 'static> Server<W> {
                     Err(e) => format!("solution error {e}"),
                 }
             };
+            drop(solver);
+            if let Some(l) = kept.and_then(|cfg| take_back(&mut searcher, cfg)) {
+                out.line(&format!("info string error: {l}"));
+            }
             out.last_line(&last, &fin);
             searcher
         })
+    }
+}
+
+/// Whether a searcher's memory of `need` MiB fits where it holds `held`
+/// MiB (given back when the new memory is taken) and the system reports
+/// `available` MiB more: a table of 1 MiB or less always does.
+fn fits(need: usize, held: usize, available: usize) -> bool {
+    need <= 1 || need <= held.saturating_add(available)
+}
+
+/// The memory the system could give without swapping, in MiB
+/// (`MemAvailable` of Linux's `/proc/meminfo`); `None` where it is not
+/// known. A container's own limit is not seen.
+fn memory_available_mib() -> Option<usize> {
+    mem_available_mib(&std::fs::read_to_string("/proc/meminfo").ok()?)
+}
+
+/// `MemAvailable` of a `/proc/meminfo` text, in MiB.
+fn mem_available_mib(meminfo: &str) -> Option<usize> {
+    let line = meminfo.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let mut w = line.split_whitespace().skip(1);
+    let n: usize = w.next()?.parse().ok()?;
+    (w.next() == Some("kB")).then_some(n >> 10)
+}
+
+/// Give the searcher its memory back after a `solve` (`cfg`, its settings
+/// before); an error line's text when it cannot be had again, the searcher
+/// then searching with a table of one bucket until `Hash` is set again.
+fn take_back(searcher: &mut Searcher, cfg: SearchConfig) -> Option<String> {
+    let mb = cfg.hash_mb;
+    match searcher.try_set_config(cfg.clone()) {
+        Ok(()) => None,
+        Err(_) => {
+            // Everything but the memory as set.
+            let _ = searcher.try_set_config(SearchConfig { hash_mb: 0, ..cfg });
+            Some(format!(
+                "solve: cannot reserve the search's {mb} MiB again; searching without a table until Hash is set"
+            ))
+        }
     }
 }
 
@@ -1184,6 +1313,49 @@ mod tests {
             assert!(out.last().unwrap().starts_with("bestmove"), "{out:?}");
             // (100 - 10) / 2 = 45 ms at most, not the movetime's 290.
             assert!(took < Duration::from_millis(200), "{algorithm}: {took:?}");
+        }
+    }
+
+    /// A `Hash` the system cannot hold is refused before its table is
+    /// written (RELIABILITY.md finding 30): the available memory is read
+    /// from `/proc/meminfo`, and the table given back counts.
+    #[test]
+    fn hash_must_fit_the_available_memory() {
+        let meminfo = "MemTotal:       24683568 kB\nMemFree:        20512000 kB\n\
+                       MemAvailable:   22708224 kB\nBuffers:          1000 kB\n";
+        assert_eq!(mem_available_mib(meminfo), Some(22176));
+        assert_eq!(mem_available_mib("MemFree: 1 kB\n"), None);
+        assert_eq!(mem_available_mib("MemAvailable: x kB\n"), None);
+        assert!(fits(16, 16, 0));
+        assert!(fits(22176 + 16, 16, 22176));
+        assert!(!fits(22176 + 17, 16, 22176));
+        assert!(fits(1, 0, 0));
+        assert!(!fits(2, 0, 0));
+        // The server's own reading, where there is one: a Hash beyond it is
+        // refused with one error line naming it, the previous Hash kept.
+        // The size asked for is beyond the memory and swap in all too, so
+        // that Linux refuses to reserve it even if this check did not.
+        let meminfo = std::fs::read_to_string("/proc/meminfo").unwrap_or_default();
+        let kb = |key: &str| -> Option<usize> {
+            let l = meminfo.lines().find(|l| l.starts_with(key))?;
+            l.split_whitespace().nth(1)?.parse().ok()
+        };
+        if let (Some(total), Some(swap), Some(_)) =
+            (kb("MemTotal:"), kb("SwapTotal:"), memory_available_mib())
+        {
+            let mb = (total + swap) / 1024 + 1024;
+            if mb <= 65536 {
+                let mut s = server();
+                let out = talk(&mut s, &[&format!("setoption name Hash value {mb}")]);
+                assert_eq!(out.len(), 1, "{out:?}");
+                assert!(
+                    out[0].starts_with(&format!(
+                        "info string error: setoption: option Hash: cannot reserve {mb} MiB; Hash keeps 16 (the system has "
+                    )),
+                    "{out:?}"
+                );
+                assert_eq!(s.options().hash_mb, 16);
+            }
         }
     }
 

@@ -1116,9 +1116,18 @@ fn cell_words(root: &Position, cell: Option<(usize, usize)>) -> String {
 /// A unit's solution read back from a part file.
 fn read_solution(r: &Json, pos: &Position) -> Result<Solution, String> {
     let n = |k: &str| r[k].as_u64().ok_or(format!("no number '{k}'"));
-    let value = match (r["value"].as_str(), r["plies"].as_u64()) {
-        (Some("win"), Some(d)) => Some(Value::Win(d as u32)),
-        (Some("loss"), Some(d)) => Some(Value::Loss(d as u32)),
+    // Plies are u32: a larger number is refused, not cut to its low bits.
+    let plies = |k: &str| match &r[k] {
+        Json::Null => Ok(None),
+        v => v
+            .as_u64()
+            .and_then(|d| u32::try_from(d).ok())
+            .map(Some)
+            .ok_or(format!("'{k}' is not a number of plies: {v}")),
+    };
+    let value = match (r["value"].as_str(), plies("plies")?) {
+        (Some("win"), Some(d)) => Some(Value::Win(d)),
+        (Some("loss"), Some(d)) => Some(Value::Loss(d)),
         (Some("draw"), _) => Some(Value::Draw),
         (Some("unknown"), _) => None,
         _ => return Err(format!("bad value {}", r["value"])),
@@ -1133,10 +1142,10 @@ fn read_solution(r: &Json, pos: &Position) -> Result<Solution, String> {
     }
     Ok(Solution {
         value,
-        nowin_within: n("nowin_within")? as u32,
-        noloss_within: n("noloss_within")? as u32,
-        win_within: r["win_within"].as_u64().map(|d| d as u32),
-        loss_within: r["loss_within"].as_u64().map(|d| d as u32),
+        nowin_within: plies("nowin_within")?.ok_or("no number 'nowin_within'")?,
+        noloss_within: plies("noloss_within")?.ok_or("no number 'noloss_within'")?,
+        win_within: plies("win_within")?,
+        loss_within: plies("loss_within")?,
         pns: None,
         pv,
         nodes: n("nodes")?,
@@ -1192,6 +1201,19 @@ pub fn merge_parts(
                 part.path.display(),
                 part.job
             ));
+        }
+    }
+    // Each unit counts once in the merged totals: they fit in 64 bits
+    // when these sums do (a total that wrapped would be reported small).
+    let mut total = [0u64; 2];
+    for s in solved.iter().flatten() {
+        for (t, (x, what)) in total
+            .iter_mut()
+            .zip([(s.nodes, "nodes"), (s.proven, "proven")])
+        {
+            *t = t
+                .checked_add(x)
+                .ok_or(format!("the parts' {what} add up to more than 2^64 - 1"))?;
         }
     }
     let mut by_path = std::collections::HashMap::new();

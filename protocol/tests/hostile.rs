@@ -386,6 +386,46 @@ fn memory_follows_hash_and_the_algorithm() {
     assert!(e.exit(PATIENCE).0);
 }
 
+/// `solve` holds one table of `Hash` MiB, not the solver's beside the
+/// search's (RELIABILITY.md finding 25: `Hash` 256 held 518 MB): the
+/// search's memory is given back while the solve runs and taken again
+/// after it. Resident memory is read while the solve runs and after it.
+#[test]
+fn solve_holds_one_table_of_hash() {
+    let mut e = Engine::start();
+    let rss_mb = |e: &Engine| e.vm_kb("VmRSS").expect("VmRSS") / 1024;
+    assert!(e.ask("setoption name Hash value 128").is_empty());
+    let before = rss_mb(&e);
+    assert!(
+        before >= 128,
+        "the search's table is resident: {before} MiB"
+    );
+    e.send("position startpos moves m n");
+    e.send("solve");
+    // The solver's table is written before `solve` returns to the reader.
+    e.fence();
+    let during = rss_mb(&e);
+    e.send("stop");
+    let v = e.until(|l| l.starts_with("solution "));
+    assert!(
+        !v.iter().any(|l| l.starts_with("info string error")),
+        "{v:?}"
+    );
+    e.fence();
+    let after = rss_mb(&e);
+    eprintln!("Hash 128: {before} MiB before solve, {during} during, {after} after");
+    assert!(
+        during <= 128 + 32,
+        "{during} MiB while solving with Hash 128"
+    );
+    assert!(after <= 128 + 32, "{after} MiB after solving with Hash 128");
+    assert!(after >= 128, "the search's table is back: {after} MiB");
+    e.send("go depth 3");
+    assert_ne!(e.bestmove().1, "bestmove 0000");
+    e.send("quit");
+    assert!(e.exit(PATIENCE).0);
+}
+
 /// `Hash` swinging between 1 and 64 MiB, with the solver's share of it
 /// and both algorithms, leaves nothing resident beyond the current `Hash`
 /// (RELIABILITY.md finding 17): before the binary fixed glibc's mmap

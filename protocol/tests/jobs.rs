@@ -607,4 +607,63 @@ fn a_dry_run_checks_and_writes_nothing() {
     assert!(!Path::new(&out).exists());
     let (rc, _, e) = common::tool("solve", &["--variant", "nosuch", "--dry-run"]);
     assert_eq!(rc, 2, "{e}");
+
+/// `choro merge` adds the units' counts with a check and reads plies as
+/// the u32 they are (RELIABILITY.md finding 26): before, two parts of
+/// 2^64 - 1 nodes each merged to a wrapped total, and 2^32 + 4 plies
+/// were read as 4.
+#[test]
+fn merge_refuses_totals_and_plies_out_of_range() {
+    let d = dir("totals");
+    let args = ["--variant", "lango", "--plies", "4", "--algorithm", "ab"];
+    let parts = run_parts("solve", &args, 3, &d, "t");
+    let (rc, _, err) = merge(&parts, &[]);
+    assert_eq!(rc, 0, "{err}");
+    // Every result line of a part with `key` set to `value`.
+    let edit = |k: usize, key: &str, value: &str| -> String {
+        let text = std::fs::read_to_string(&parts[k]).unwrap();
+        let mut out = String::new();
+        for l in text.lines() {
+            let mut l = l.to_string();
+            if l.contains("\"type\":\"solve\"") {
+                let at = l.find(&format!("\"{key}\":")).expect(key) + key.len() + 3;
+                let end = at + l[at..].find([',', '}']).unwrap();
+                l.replace_range(at..end, value);
+            }
+            out.push_str(&l);
+            out.push('\n');
+        }
+        let p = path(&d, &format!("{key}-{k}.jsonl"));
+        std::fs::write(&p, out).unwrap();
+        p
+    };
+    let max = u64::MAX.to_string();
+    refused(
+        &[
+            edit(0, "nodes", &max),
+            edit(1, "nodes", &max),
+            parts[2].clone(),
+        ],
+        "the parts' nodes add up to more than 2^64 - 1",
+    );
+    refused(
+        &[
+            edit(0, "proven", &max),
+            edit(1, "proven", &max),
+            parts[2].clone(),
+        ],
+        "the parts' proven add up to more than 2^64 - 1",
+    );
+    refused(
+        &[
+            parts[0].clone(),
+            edit(1, "nowin_within", "4294967300"),
+            parts[2].clone(),
+        ],
+        "'nowin_within' is not a number of plies: 4294967300",
+    );
+    refused(
+        &[parts[0].clone(), edit(1, "nodes", "1e30"), parts[2].clone()],
+        "no number 'nodes'",
+    );
 }

@@ -457,6 +457,52 @@ fn quit_during_a_search_exits_at_once() {
     assert!(took < Duration::from_secs(1), "quit took {took:?}");
 }
 
+/// `perft 64` runs on the search thread (RELIABILITY.md finding 24):
+/// `isready` is answered meanwhile, and `stop`, `quit` or the end of input
+/// end it. Before, it ran on the reading thread and only a signal ended it.
+#[test]
+fn a_long_perft_is_ended_by_stop_quit_and_end_of_input() {
+    for how in ["stop", "quit", "end of input", "divide"] {
+        let mut e = Engine::start();
+        e.send(if how == "divide" {
+            "divide 64"
+        } else {
+            "perft 64"
+        });
+        // The first depths are written as they are finished.
+        if how != "divide" {
+            assert!(e.recv().starts_with("depth 1 paths "), "{how}");
+        }
+        let mut v = e.ask("position startpos moves m");
+        v.retain(|l| !l.starts_with("depth "));
+        assert_eq!(
+            v,
+            ["info string error: position while searching; ignored (send stop first)"],
+            "{how}"
+        );
+        match how {
+            "quit" => e.send("quit"),
+            "end of input" => e.close_input(),
+            _ => {
+                e.send("stop");
+                let v = e.until(|l| l.starts_with("time "));
+                let n = v.len();
+                assert!(n >= 2, "{how}: {v:?}");
+                assert!(
+                    v[n - 2].starts_with("info string perft stopped at depth "),
+                    "{how}: {v:?}"
+                );
+                assert!(v.iter().all(|l| !l.starts_with("move ")), "{how}: {v:?}");
+                // The engine is free again.
+                assert!(e.ask("position startpos moves m").is_empty(), "{how}");
+                e.send("quit");
+            }
+        }
+        let (ok, _) = e.exit(PATIENCE);
+        assert!(ok, "{how}");
+    }
+}
+
 fn cli(args: &[&str]) -> (i32, String, String) {
     let out = Command::new(BIN).args(args).output().expect("run choro");
     (

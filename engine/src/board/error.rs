@@ -34,6 +34,9 @@ pub enum PositionError {
     Side(String),
     Phase(String),
     History(String),
+    /// Opening histories (field 4, clipped) whose lengths the side to move
+    /// (field 3) could not follow: the players alternate.
+    Turns(String, Side),
     Stores(String),
     Ply(String),
     /// Simultaneous opening fields (phase `s1` or `r`): what is wrong.
@@ -68,6 +71,10 @@ impl fmt::Display for PositionError {
             ),
             Race(s) => write!(f, "simultaneous opening: {s}"),
             History(s) => write!(f, "field 4: bad opening history '{s}'"),
+            Turns(s, side) => write!(
+                f,
+                "field 4: opening histories '{s}' cannot have {side} to move (the players alternate)"
+            ),
             Stores(s) => write!(f, "field 5: bad stores '{s}'"),
             Ply(s) => write!(f, "last field: bad ply count '{s}' (0..{MAX_PLY})"),
             Trailing(n, s) => write!(

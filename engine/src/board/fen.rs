@@ -86,6 +86,21 @@ fn parse_hist(s: &str) -> Result<AdjHistory, PositionError> {
     Ok(h)
 }
 
+/// Whether Adjiboto's opening histories fit `side` to move. The players
+/// alternate, so they have played equally often, or the one not to move
+/// once more (either may have begun: a position string may give B the
+/// game's first move); a history keeps only the first five moves (10.6),
+/// so two full ones fit either side. (`11111/-` or `12/1234` with A to move
+/// are no position of a game.)
+fn turns_fit(hist: [AdjHistory; 2], side: Side) -> bool {
+    let (a, b) = (hist[0].len(), hist[1].len());
+    match side {
+        _ if a == 5 && b == 5 => true,
+        Side::A => b == a || b == a + 1,
+        Side::B => a == b || a == b + 1,
+    }
+}
+
 /// A's blind start in phase `s1`: a start he could choose on this board.
 fn parse_blind(s: &str, v: Variant, w: u8, a: &Loop) -> Result<Token, PositionError> {
     let bad = |why: &str| {
@@ -324,6 +339,9 @@ impl FromStr for Position {
                 .split_once('/')
                 .ok_or_else(|| PositionError::History(f[3].chars().take(20).collect()))?;
             let hist = [parse_hist(ha)?, parse_hist(hb)?];
+            if !turns_fit(hist, side) {
+                return Err(PositionError::Turns(f[3].chars().take(20).collect(), side));
+            }
             let stores = f[4]
                 .split_once('/')
                 .and_then(|(a, b)| Some([a.parse::<u8>().ok()?, b.parse::<u8>().ok()?]))
@@ -630,6 +648,27 @@ mod tests {
             (
                 "adjiboto 1,1,1,1,1/1,1,1,1,1 a -/- 0",
                 PositionError::Stores("0".into()),
+            ),
+            // The players alternate (RELIABILITY.md finding 27).
+            (
+                "adjiboto 10,10,10,10,10/10,10,10,10,10 a 11111/- 0/0",
+                PositionError::Turns("11111/-".into(), Side::A),
+            ),
+            (
+                "adjiboto 10,10,10,10,10/10,10,10,10,10 a 12/1234 0/0",
+                PositionError::Turns("12/1234".into(), Side::A),
+            ),
+            (
+                "adjiboto 10,10,10,10,10/10,10,10,10,10 b 1/123 0/0",
+                PositionError::Turns("1/123".into(), Side::B),
+            ),
+            (
+                "adjiboto 10,10,10,10,10/10,10,10,10,10 a 12345/1234 0/0",
+                PositionError::Turns("12345/1234".into(), Side::A),
+            ),
+            (
+                "adjiboto 10,10,10,10,10/10,10,10,10,10 b 1234/12345 0/0",
+                PositionError::Turns("1234/12345".into(), Side::B),
             ),
         ];
         for (s, e) in bad {

@@ -1453,7 +1453,7 @@ mod tests {
         let pos2 = "adjiboto 0,0,2,5,3/4,1,0,0,1 a 1/4 10/20 8";
         assert_eq!(move_names(pos2), vec!["1"]);
         // After five moves, any playable hole.
-        let pos3 = "adjiboto 0,0,2,5,3/4,3,0,0,1 a 12345/4 10/20 8";
+        let pos3 = "adjiboto 0,0,2,5,3/4,3,0,0,1 a 12345/41235 10/20 10";
         assert_eq!(move_names(pos3), vec!["1", "2"]);
     }
 
