@@ -125,8 +125,7 @@ fn is_ident(t: &str) -> bool {
 fn read_tree(toks: &[String], mut i: usize, prefix: &[String]) -> (Vec<(ModPath, String)>, usize) {
     let mut path = prefix.to_vec();
     let mut out = Vec::new();
-    loop {
-        let Some(t) = toks.get(i) else { break };
+    while let Some(t) = toks.get(i) {
         if t == "{" {
             i += 1;
             while toks.get(i).is_some_and(|t| t != "}") {
@@ -146,7 +145,7 @@ fn read_tree(toks: &[String], mut i: usize, prefix: &[String]) -> (Vec<(ModPath,
         if !is_ident(t) {
             break;
         }
-        if t == "self" && !path.is_empty() && !toks.get(i + 1).is_some_and(|n| n == "::") {
+        if t == "self" && !path.is_empty() && toks.get(i + 1).is_none_or(|n| n != "::") {
             let name = path.last().unwrap().clone();
             out.push((path.clone(), name));
             return (out, i + 1);

@@ -607,6 +607,7 @@ fn a_dry_run_checks_and_writes_nothing() {
     assert!(!Path::new(&out).exists());
     let (rc, _, e) = common::tool("solve", &["--variant", "nosuch", "--dry-run"]);
     assert_eq!(rc, 2, "{e}");
+}
 
 /// `choro merge` adds the units' counts with a check and reads plies as
 /// the u32 they are (RELIABILITY.md finding 26): before, two parts of

@@ -1,7 +1,7 @@
 //! Why a position cannot be had: the error of a position string and of
 //! a start position, with the bounds of the string's numbers.
 
-use crate::types::Variant;
+use crate::types::{Side, Variant};
 use std::fmt;
 
 /// The largest ply count a position string may give. Far above any game
