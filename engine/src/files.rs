@@ -1,5 +1,5 @@
 //! Files the command-line tools read and write, kept safe for long runs
-//! (RELIABILITY.md, findings 24 to 26):
+//! (RELIABILITY.md, findings 28 to 30):
 //!
 //! - [`Lines`] and [`read_text`] read text with a bound on a line and on
 //!   the whole file, so that `/dev/zero` or a 20 MB line is refused with a
@@ -374,7 +374,7 @@ mod tests {
         assert_eq!(e, "f:1: not UTF-8 text");
     }
 
-    /// RELIABILITY.md finding 26: a reader of `/dev/zero` stops at the line
+    /// RELIABILITY.md finding 30: a reader of `/dev/zero` stops at the line
     /// bound instead of filling the memory.
     #[cfg(unix)]
     #[test]

@@ -781,7 +781,7 @@ mod tests {
             "go depth: 0 is out of range 1..1000"
         );
         // An empty list is no restriction the sender could have meant
-        // (RELIABILITY.md finding 28): before, it searched every move.
+        // (RELIABILITY.md finding 37): before, it searched every move.
         for empty in [
             "go searchmoves",
             "go searchmoves depth 3",

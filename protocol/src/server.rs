@@ -442,7 +442,7 @@ impl<W: Write + Send + 'static> Server<W> {
         // A size the system would grant as address space but cannot hold
         // (more than it has available, the memory given back counted) is
         // refused too: the table is written at once, and the out-of-memory
-        // killer would end choro there (RELIABILITY.md finding 30).
+        // killer would end choro there (RELIABILITY.md finding 38).
         let cfg = opts.search_config();
         if let Some(s) = &mut self.searcher {
             if *s.config() != cfg {
@@ -677,7 +677,7 @@ impl<W: Write + Send + 'static> Server<W> {
         };
         // The search's memory is given back while the solver holds its
         // table of `Hash` MiB, so that the process holds one such table,
-        // not two (`Hash` 256 held 518 MB; RELIABILITY.md finding 25), and
+        // not two (`Hash` 256 held 518 MB; RELIABILITY.md finding 34), and
         // taken again when the solve ends.
         let kept = self.searcher.as_mut().map(|s| {
             let cfg = s.config().clone();
@@ -1317,7 +1317,7 @@ mod tests {
     }
 
     /// A `Hash` the system cannot hold is refused before its table is
-    /// written (RELIABILITY.md finding 30): the available memory is read
+    /// written (RELIABILITY.md finding 38): the available memory is read
     /// from `/proc/meminfo`, and the table given back counts.
     #[test]
     fn hash_must_fit_the_available_memory() {

@@ -438,7 +438,7 @@ fn book_out(out: Option<Replace>, header: &[String], book: &Book, tool: &str) ->
 }
 
 /// The book and the part file of a `choro solve`, begun (RELIABILITY.md
-/// finding 24: found writable before the work).
+/// finding 28: found writable before the work).
 fn solve_outputs(a: &SolveArgs) -> Result<(Option<Replace>, Option<Replace>), String> {
     let book = a
         .book

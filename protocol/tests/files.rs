@@ -1,5 +1,5 @@
 //! The files the command-line tools read and write (issue 28, items 3 to
-//! 5; RELIABILITY.md findings 24 to 26): a failed run keeps what earlier
+//! 5; RELIABILITY.md findings 28 to 30): a failed run keeps what earlier
 //! runs wrote, an unwritable output is found before the work, a save file
 //! names what it was made for and carries checksums, a resumed value is
 //! checked, and every reader has a bound.

@@ -387,7 +387,7 @@ fn memory_follows_hash_and_the_algorithm() {
 }
 
 /// `solve` holds one table of `Hash` MiB, not the solver's beside the
-/// search's (RELIABILITY.md finding 25: `Hash` 256 held 518 MB): the
+/// search's (RELIABILITY.md finding 34: `Hash` 256 held 518 MB): the
 /// search's memory is given back while the solve runs and taken again
 /// after it. Resident memory is read while the solve runs and after it.
 #[test]

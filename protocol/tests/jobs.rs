@@ -610,7 +610,7 @@ fn a_dry_run_checks_and_writes_nothing() {
 }
 
 /// `choro merge` adds the units' counts with a check and reads plies as
-/// the u32 they are (RELIABILITY.md finding 26): before, two parts of
+/// the u32 they are (RELIABILITY.md finding 35): before, two parts of
 /// 2^64 - 1 nodes each merged to a wrapped total, and 2^32 + 4 plies
 /// were read as 4.
 #[test]

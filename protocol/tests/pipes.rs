@@ -457,7 +457,7 @@ fn quit_during_a_search_exits_at_once() {
     assert!(took < Duration::from_secs(1), "quit took {took:?}");
 }
 
-/// `perft 64` runs on the search thread (RELIABILITY.md finding 24):
+/// `perft 64` runs on the search thread (RELIABILITY.md finding 33):
 /// `isready` is answered meanwhile, and `stop`, `quit` or the end of input
 /// end it. Before, it ran on the reading thread and only a signal ended it.
 #[test]

@@ -649,7 +649,7 @@ mod tests {
                 "adjiboto 1,1,1,1,1/1,1,1,1,1 a -/- 0",
                 PositionError::Stores("0".into()),
             ),
-            // The players alternate (RELIABILITY.md finding 27).
+            // The players alternate (RELIABILITY.md finding 36).
             (
                 "adjiboto 10,10,10,10,10/10,10,10,10,10 a 11111/- 0/0",
                 PositionError::Turns("11111/-".into(), Side::A),

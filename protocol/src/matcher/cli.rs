@@ -580,7 +580,7 @@ pub fn merge_parts(
 type MatchOutputs = (Option<Append>, Option<Replace>, Option<Replace>);
 
 /// The files a match writes, found writable before any game (RELIABILITY.md
-/// finding 24): the records, appended (earlier games stay); the part file
+/// finding 28): the records, appended (earlier games stay); the part file
 /// and the summary, which replace theirs only when the match was played.
 fn match_outputs(a: &MatchArgs, cfg: &MatchConfig) -> Result<MatchOutputs, String> {
     let records = a
