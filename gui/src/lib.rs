@@ -20,7 +20,7 @@ use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
-use choro::matcher::record::parse_records;
+use choro::matcher::record::{parse_records, GameResult, UNFINISHED};
 use engine::{Engine, Failure};
 use serde_json::{json, Value};
 use std::net::SocketAddr;
@@ -724,7 +724,7 @@ fn records(req: &Value) -> Result<Value, String> {
                 "tags": r.tags.iter().map(|(k, v)| json!([k, v])).collect::<Vec<_>>(),
                 "start": r.tag("Start").unwrap_or(""),
                 "moves": r.moves.iter().map(|m| m.mv.clone()).collect::<Vec<_>>(),
-                "result": r.result.token(),
+                "result": GameResult::token_of(r.result),
             })
         })
         .collect();
@@ -748,8 +748,9 @@ fn reason_code(over: &str) -> Option<&'static str> {
     }
 }
 
-/// The finished game of request `req` as a record `choro replay` accepts
-/// (MATCH.md, "Game records"): the engine replays it and says how it ended.
+/// The game of request `req` as a record `choro replay` accepts (MATCH.md,
+/// "Game records"): the engine replays it and says how it ended, or that it
+/// is not over (then the record is marked unfinished, `*`).
 async fn record(e: &mut Engine, req: &Value) -> Result<Result<Value, String>, Failure> {
     if let Err(m) = position_cmd(req) {
         return Ok(Err(m));
@@ -787,18 +788,19 @@ async fn record(e: &mut Engine, req: &Value) -> Result<Result<Value, String>, Fa
             .map(str::to_string);
         entries.push((p, over));
     }
-    let Some((_, Some(over))) = entries.last().cloned() else {
-        return Ok(Err("the game is not over: a record needs its result".into()));
+    // A game not over is saved unfinished (`*`, no reason): MATCH.md.
+    let end = match entries.last().and_then(|(_, over)| over.clone()) {
+        None => None,
+        Some(over) => match reason_code(&over) {
+            Some(reason) => Some((over, reason)),
+            None => return Ok(Err(format!("unknown end of game: {over}"))),
+        },
     };
-    let Some(reason) = reason_code(&over) else {
-        return Ok(Err(format!("unknown end of game: {over}")));
-    };
-    let result = if over.starts_with("A wins") {
-        "1-0"
-    } else if over.starts_with("B wins") {
-        "0-1"
-    } else {
-        "1/2-1/2"
+    let result = match &end {
+        None => UNFINISHED,
+        Some((over, _)) if over.starts_with("A wins") => "1-0",
+        Some((over, _)) if over.starts_with("B wins") => "0-1",
+        Some(_) => "1/2-1/2",
     };
     let (variant, columns) = {
         let code = start.split_whitespace().next().unwrap_or("");
@@ -839,8 +841,10 @@ async fn record(e: &mut Engine, req: &Value) -> Result<Result<Value, String>, Fa
     out += &tag("B", &names("b"));
     out += &tag("Start", &start);
     out += &tag("Result", result);
-    out += &tag("Reason", reason);
-    out += &tag("Detail", &over);
+    if let Some((over, reason)) = &end {
+        out += &tag("Reason", reason);
+        out += &tag("Detail", over);
+    }
     out += &tag("Plies", &moves.len().to_string());
     out.push('\n');
     for (m, (p, _)) in moves.iter().zip(&entries) {

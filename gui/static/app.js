@@ -1028,9 +1028,10 @@ function showInfo(line, blind, mover) {
   let score = '';
   if (si >= 0) {
     const [kind, v] = [f[si + 1], f[si + 2]];
+    const plies = `${v} ${+v === 1 ? 'ply' : 'plies'}`;
     if (kind === 'cp') score = `, score ${(+v / 100).toFixed(2)} counters for ${mover}`;
-    else if (kind === 'win') score = `, solved: ${mover} (to move) wins in ${v} plies`;
-    else if (kind === 'loss') score = `, solved: ${other} wins in ${v} plies (${mover} to move loses)`;
+    else if (kind === 'win') score = `, solved: ${mover} (to move) wins in ${plies}`;
+    else if (kind === 'loss') score = `, solved: ${other} wins in ${plies} (${mover} to move loses)`;
   }
   $('analysis').textContent = `depth ${depth}${score}; nodes ${get('nodes') || '-'}, ${get('nps') || '-'} nodes a second`;
   const pi = f.indexOf('pv');
@@ -1155,25 +1156,37 @@ async function loadRecords(text) {
       const o = document.createElement('option');
       const tag = (k) => (g.tags.find(([n]) => n === k) || [null, '?'])[1];
       o.value = i;
-      o.textContent = `${i + 1}: ${tag('A')} - ${tag('B')} ${g.result} (${tag('Variant')}, ${g.moves.length} plies)`;
+      o.textContent = `${i + 1}: ${tag('A')} - ${tag('B')} ${g.result === '*' ? 'unfinished' : g.result} (${tag('Variant')}, ${g.moves.length} plies)`;
       sel.appendChild(o);
     });
+    rec.ply = recordStart(records[0]);
     settingsFrom(records[0].start);
     await fillPositions(records[0]);
-    message('note', `${r.games.length} games loaded; walk through them with the move list or the arrow keys.`);
+    const n = r.games.length === 1 ? '1 game' : `${r.games.length} games`;
+    message('note', `${n} loaded; walk through them with the move list or the arrow keys.` + unfinishedNote(records[0]));
     await refresh();
   });
+}
+
+/** Where a record game is first shown: an unfinished one (`*`) at its end, to play on. */
+function recordStart(g) {
+  return g.result === '*' ? g.moves.length : 0;
+}
+
+function unfinishedNote(g) {
+  return g.result === '*' ? ' This game is unfinished: shown at its end; "Play on from here" continues it.' : '';
 }
 
 async function pickRecord(i) {
   if (!records || busy > 0) return;
   clearPanels();
-  rec = { games: records, gi: i, ply: 0 };
+  rec = { games: records, gi: i, ply: recordStart(records[i]) };
   await busyDo(async () => {
     settingsFrom(records[i].start);
     await fillPositions(records[i]);
     await refresh();
   });
+  if (records[i].result === '*' && $('message').className !== 'error') message('note', unfinishedNote(records[i]).trim());
 }
 
 /** The player names of side `s` in game `g`: whoever made its plies. */
@@ -1196,7 +1209,10 @@ async function saveRecord() {
     a.href = URL.createObjectURL(new Blob([r.record], { type: 'text/plain' }));
     a.download = 'choro-game.txt';
     a.click();
-    message('note', 'Saved as choro-game.txt (choro replay checks it).');
+    const open = /^\[Result "\*"\]$/m.test(r.record);
+    message('note', open
+      ? 'Saved as choro-game.txt, unfinished (result *): load it and "Play on from here" to continue (choro replay checks it).'
+      : 'Saved as choro-game.txt (choro replay checks it).');
   }, (m) => 'Not saved: ' + m);
 }
 

@@ -590,6 +590,8 @@ async fn scenario(page: Page) {
     history_is_walked(&page).await;
     take_back_against_the_engine(&page).await;
     keyboard_didinga_game(&page).await;
+    unfinished_game_saved_and_loaded(&page).await;
+    words_and_panels(&page).await;
 
     let mut records = String::new();
     let mut race_choices = 0;
@@ -642,6 +644,264 @@ async fn scenario(page: Page) {
     bad_position_string(&page).await;
     engine_killed_mid_game(&page).await;
     closed_page_keeps_the_game(&page).await;
+}
+
+/// A game not over is saved as an unfinished record (`*`, no reason) that
+/// `choro replay` accepts; loaded after another game, it is shown at its
+/// end and "Play on from here" continues it.
+async fn unfinished_game_saved_and_loaded(page: &Page) {
+    let mut s = page.new_game("didinga", 8, "sequential", "alphabeta").await;
+    let start = s["start"].as_str().unwrap().to_string();
+    for _ in 0..2 {
+        let mv = s["moves"][0][0].as_str().unwrap().to_string();
+        enter(page, &mv, "a").await;
+        s = page.settle().await;
+        assert_eq!(s["result"], "none", "{s}");
+    }
+    let plies = s["history"].as_array().unwrap().len();
+    assert!(plies >= 3, "{s}");
+    let position = s["position"].clone();
+    page.click("#save-record").await;
+    let s = page.idle().await;
+    assert_eq!(s["kind"], "note", "{s}");
+    assert!(s["message"].as_str().unwrap().contains("unfinished"), "{s}");
+    let text = page
+        .js("return document.getElementById('record-out').value")
+        .await
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(text.contains("[Result \"*\"]\n"), "{text}");
+    assert!(!text.contains("[Reason "), "{text}");
+    assert_eq!(text.trim_end().lines().last(), Some("*"), "{text}");
+    assert!(text.contains(&format!("[Plies \"{plies}\"]")), "{text}");
+    let file = screens_dir().join("unfinished.txt");
+    std::fs::write(&file, &text).unwrap();
+    common::assert_replays(&file);
+
+    // Another game in between: the loaded record must bring it all back.
+    page.new_game("lango", 8, "simultaneous", "alphabeta").await;
+    let input = page.c.find(Locator::Id("record-file")).await.unwrap();
+    input.send_keys(file.to_str().unwrap()).await.unwrap();
+    let s = page.idle().await;
+    let said = s["message"].as_str().unwrap();
+    assert!(said.starts_with("1 game loaded"), "{s}");
+    assert!(said.contains("unfinished"), "{s}");
+    assert_eq!(s["mode"], "record", "{s}");
+    assert_eq!(s["history"].as_array().unwrap().len(), plies, "{s}");
+    assert_eq!(
+        s["position"], position,
+        "an unfinished record opens at its end"
+    );
+    assert_eq!(s["result"], "none", "{s}");
+    check_board(&s, &start);
+    let option = page
+        .js("return document.getElementById('record-games').options[0].textContent")
+        .await;
+    assert!(option.as_str().unwrap().contains("unfinished"), "{option}");
+    assert_eq!(
+        page.js("return document.getElementById('variant').value")
+            .await,
+        "didinga"
+    );
+
+    // Play on from its end: A (a person) to move, then one more move.
+    page.click("#rec-play").await;
+    let s = page.settle().await;
+    assert_eq!(s["mode"], "game", "{s}");
+    assert_eq!(s["human"], "1", "{s}");
+    assert_eq!(s["position"], position, "{s}");
+    assert_eq!(s["history"].as_array().unwrap().len(), plies, "{s}");
+    let mv = s["moves"][0][0].as_str().unwrap().to_string();
+    enter(page, &mv, "a").await;
+    let s = page.settle().await;
+    assert_ne!(s["kind"], "error", "{s}");
+    let after = s["history"].as_array().unwrap();
+    assert!(after.len() > plies, "{mv} was not played: {s}");
+    assert_eq!(after[plies], mv.as_str());
+    check_board(&s, &start);
+}
+
+/// A position of a Didinga game where A, to move, wins with one move: the
+/// games play the `k`-th legal move (k = 0, 1, ...) until one has it.
+fn a_win_in_one() -> String {
+    use choro_engine::{Outcome, Side, Variant};
+    for k in 0..16 {
+        let mut game = Game::new(Position::startpos(Variant::Didinga, 8).unwrap());
+        while game.outcome().is_none() {
+            let pos = *game.position();
+            // A to move: a person, so that the engine (B) does not play it.
+            let wins = pos.side_to_move() == Side::A
+                && pos
+                    .legal_moves()
+                    .iter()
+                    .any(|(_, next)| next.outcome() == Some(Outcome::Win { winner: Side::A }));
+            if wins {
+                return pos.to_string();
+            }
+            let legal = pos.legal_moves();
+            let (m, next) = legal[k % legal.len()];
+            game.push(pos.restyle(m), next);
+        }
+    }
+    panic!("no win in one for A in the Didinga games tried");
+}
+
+/// The page's words (issue 29): the status line's phase in words, the
+/// engine's score naming its side and its unit, the evaluation table's
+/// caption and headers in counters; the note when Code, Width or Opening
+/// change before New game; Set up clearing the engine's line, principal
+/// variation and blind chart; the favicon.
+async fn words_and_panels(page: &Page) {
+    let panels =
+        "return ['analysis', 'pv', 'blind-chart'].map(id => document.getElementById(id).innerHTML)";
+    // The status line names the side, who plays it and the phase in words.
+    let s = page.new_game("didinga", 8, "sequential", "alphabeta").await;
+    assert_eq!(
+        s["status"], "A to move (a person) - sequential opening: A opens, then B",
+        "{s}"
+    );
+    let s = page
+        .new_game("didinga", 8, "simultaneous", "alphabeta")
+        .await;
+    assert_eq!(
+        s["status"], "A to move (a person) - simultaneous opening: A chooses his start blind",
+        "{s}"
+    );
+    // A's blind start, then the engine's (B's) with its chart; a move of A's.
+    let mv = s["moves"][0][0].as_str().unwrap().to_string();
+    enter(page, &mv, "a").await;
+    let s = page.settle().await;
+    assert!(
+        s["bars"].as_u64().unwrap() > 0,
+        "the engine's blind start is charted: {s}"
+    );
+    let mover = s["position"]
+        .as_str()
+        .unwrap()
+        .split(' ')
+        .nth(2)
+        .unwrap()
+        .to_uppercase();
+    let other = if mover == "A" { "B" } else { "A" };
+    // The evaluation table: caption and headers say whose and in what unit.
+    let table = page
+        .js(r#"const t = document.getElementById('eval');
+            return { caption: t.caption ? t.caption.textContent : null,
+              heads: [...t.querySelectorAll('tr:first-of-type th')].map(h => h.textContent),
+              scores: [...t.querySelectorAll('tr')].slice(1).map(r => r.lastElementChild.textContent) };"#)
+        .await;
+    assert_eq!(
+        table["caption"],
+        format!("Static evaluation for {mover}, the side to move; scores in counters."),
+        "{table}"
+    );
+    assert_eq!(
+        table["heads"],
+        json!([
+            "term",
+            format!("{mover} (to move)"),
+            other,
+            "score (counters)"
+        ]),
+        "{table}"
+    );
+    let scores = table["scores"].as_array().unwrap();
+    assert!(!scores.is_empty(), "{table}");
+    for v in scores {
+        let v = v.as_str().unwrap();
+        let (int, frac) = v.split_once('.').unwrap_or_else(|| panic!("{table}"));
+        assert!(
+            int.trim_start_matches('-').parse::<u32>().is_ok(),
+            "{table}"
+        );
+        assert_eq!(frac.len(), 2, "scores in counters, two decimals: {table}");
+    }
+
+    page.click("#analyse").await;
+    let s = page.idle().await;
+    let said = page
+        .js("return document.getElementById('analysis').textContent")
+        .await;
+    let said = said.as_str().unwrap();
+    assert!(said.starts_with("depth "), "{said}");
+    assert!(
+        said.contains(&format!(" counters for {mover};"))
+            || said.contains(&format!("solved: {mover} (to move) wins in"))
+            || said.contains(&format!("({mover} to move loses)")),
+        "the score names its side and unit: {said}"
+    );
+    let shown = page.js(panels).await;
+    assert!(
+        shown.as_array().unwrap().iter().all(|v| v != ""),
+        "the engine's line, pv and blind chart are shown: {shown}"
+    );
+
+    // Code, width or opening changed: a note until New game.
+    let note = "return [document.getElementById('settings-note').textContent, document.getElementById('settings-note').className]";
+    let before = page.js(note).await;
+    assert!(!before[0].as_str().unwrap().contains("changed"), "{before}");
+    page.select("opening", "sequential").await;
+    let changed = page.js(note).await;
+    assert_eq!(
+        changed[0],
+        "Code, width or opening changed: it takes effect at New game (the game on the board is kept until then).",
+        "{changed}"
+    );
+    assert_eq!(changed[1], "changed", "{changed}");
+    assert_eq!(
+        page.snapshot().await["position"],
+        s["position"],
+        "the game is kept"
+    );
+
+    // Set up: the engine's line, pv and blind chart go; a win in one is
+    // said as a win for the side to move, in plies.
+    let fen = a_win_in_one();
+    set_up(page, &fen).await;
+    let gone = page.js(panels).await;
+    assert_eq!(
+        gone,
+        json!(["", "", ""]),
+        "Set up keeps the last game's analysis"
+    );
+    let after = page.js(note).await;
+    assert_eq!(
+        after[1], "",
+        "Set up sets Code/Width/Opening to the position's: {after}"
+    );
+    page.click("#analyse").await;
+    page.idle().await;
+    let said = page
+        .js("return document.getElementById('analysis').textContent")
+        .await;
+    assert!(
+        said.as_str()
+            .unwrap()
+            .contains("solved: A (to move) wins in 1 ply;"),
+        "{said}"
+    );
+
+    // The favicon: a link the browser can load as an image.
+    let icon = page
+        .c
+        .execute_async(
+            r#"const done = arguments[arguments.length - 1];
+            const l = document.querySelector('link[rel~=icon]');
+            if (!l) return done(null);
+            const img = new Image();
+            img.onload = () => done([l.href.slice(0, 19), img.naturalWidth]);
+            img.onerror = () => done([l.href.slice(0, 19), 0]);
+            img.src = l.href;"#,
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(icon[0], "data:image/svg+xml,", "{icon}");
+    assert!(
+        icon[1].as_u64().unwrap() > 0,
+        "the favicon does not load: {icon}"
+    );
 }
 
 async fn records_are_stepped(page: &Page, file: &Path) {

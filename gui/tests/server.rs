@@ -241,10 +241,12 @@ async fn a_finished_game_is_saved_as_a_record_choro_replay_accepts() {
         json!({"op": "record", "start": start.to_string(), "moves": &moves[..3]}),
     )
     .await;
-    assert!(
-        early["error"].as_str().unwrap().contains("not over"),
-        "{early}"
-    );
+    // A game not over is saved unfinished: `*`, no reason; choro replay
+    // accepts it.
+    let early = early["record"].as_str().unwrap();
+    assert!(early.contains("[Result \"*\"]\n"), "{early}");
+    assert!(!early.contains("[Reason "), "{early}");
+    assert_eq!(early.trim_end().lines().last(), Some("*"), "{early}");
     let r = ask(
         &app,
         json!({"op": "record", "start": start.to_string(), "moves": moves, "a": "x", "b": "y"}),
@@ -255,6 +257,9 @@ async fn a_finished_game_is_saved_as_a_record_choro_replay_accepts() {
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("game.txt");
     std::fs::write(&file, text).unwrap();
+    common::assert_replays(&file);
+    let file = dir.join("unfinished.txt");
+    std::fs::write(&file, early).unwrap();
     common::assert_replays(&file);
     // And read back for stepping.
     let r = ask(&app, json!({"op": "records", "text": text})).await;

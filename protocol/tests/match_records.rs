@@ -43,7 +43,7 @@ fn first_move_game(start: Position) -> Record {
     Record {
         tags: tags.into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
         moves,
-        result,
+        result: Some(result),
         line: 0,
     }
 }
@@ -68,8 +68,8 @@ fn as_failure(mut r: Record, cut: usize, reason: Reason) -> Record {
         g.play_str(&m.mv).unwrap();
     }
     let loser = g.position().side_to_move();
-    r.result = GameResult::loss_of(loser);
-    let (token, plies) = (r.result.token(), r.moves.len().to_string());
+    r.result = Some(GameResult::loss_of(loser));
+    let (token, plies) = (GameResult::token_of(r.result), r.moves.len().to_string());
     set_tag(&mut r, "Result", token);
     set_tag(&mut r, "Reason", reason.code());
     set_tag(&mut r, "Plies", &plies);
@@ -100,7 +100,7 @@ fn the_text_format_is_as_documented() {
     assert_eq!(lines[0], r#"[Event "test \"quoted\" \\ event"]"#);
     assert!(text.contains("\n\n0 a "), "{text}");
     assert!(lines.contains(&"[Start \"didinga:8 2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2 a o2 0\"]"));
-    assert_eq!(lines.last(), Some(&r.result.token()));
+    assert_eq!(lines.last(), Some(&GameResult::token_of(r.result)));
     // Several games in a file, with comments and blank lines between them.
     let two = format!("# two games\n{text}\n\n{text}");
     assert_eq!(parse_records(&two).unwrap().len(), 2);
@@ -139,8 +139,8 @@ fn tampered_results_and_reasons_are_caught() {
 
     let mut bad = r.clone();
     bad.result = match r.result {
-        GameResult::AWins => GameResult::BWins,
-        _ => GameResult::AWins,
+        Some(GameResult::AWins) => Some(GameResult::BWins),
+        _ => Some(GameResult::AWins),
     };
     assert!(verify(&bad).unwrap_err().contains("result line"));
 
@@ -167,17 +167,111 @@ fn tampered_results_and_reasons_are_caught() {
     assert!(verify(&bad).unwrap_err().contains("Variant"));
 }
 
+/// The game cut before its last `cut` moves and marked unfinished (`*`),
+/// as choro-gui saves a game not over: no `Reason` tag.
+fn as_unfinished(mut r: Record, cut: usize) -> Record {
+    r.moves.truncate(r.moves.len() - cut);
+    r.result = None;
+    let plies = r.moves.len().to_string();
+    set_tag(&mut r, "Result", "*");
+    set_tag(&mut r, "Plies", &plies);
+    r.tags.retain(|(k, _)| k != "Reason");
+    r
+}
+
+#[test]
+fn an_unfinished_game_round_trips_and_verifies() {
+    for v in Variant::ALL {
+        let start = Position::startpos(v, v.default_width()).unwrap();
+        let whole = first_move_game(start).moves.len();
+        for cut in 1..=whole.min(2) {
+            let r = as_unfinished(first_move_game(start), cut);
+            let text = r.to_text();
+            assert!(text.contains("[Result \"*\"]\n"), "{text}");
+            assert_eq!(text.trim_end().lines().last(), Some("*"), "{text}");
+            let back = parse_records(&text).unwrap();
+            assert_eq!(back.len(), 1);
+            assert_eq!((&back[0].tags, &back[0].moves), (&r.tags, &r.moves));
+            assert_eq!(back[0].result, None);
+            let ok = verify(&back[0]).unwrap_or_else(|e| panic!("{e}\n{text}"));
+            assert_eq!((ok.result, ok.reason), (None, None));
+            assert_eq!(ok.plies, r.moves.len());
+            let s = replay_text(&text).unwrap();
+            assert_eq!((s.verified, s.mismatches.len()), (1, 0), "{:?}", s.lines());
+            assert!(
+                s.lines().contains(&"results * 1".to_string()),
+                "{:?}",
+                s.lines()
+            );
+        }
+        // No moves at all: the start position is not over either.
+        let r = as_unfinished(first_move_game(start), whole);
+        assert!(r.moves.is_empty());
+        assert_eq!(verify(&r).unwrap().plies, 0);
+    }
+}
+
+#[test]
+fn wrong_unfinished_marks_are_refused() {
+    let done = didinga();
+    let open = as_unfinished(didinga(), 1);
+
+    // Marked unfinished, but the game is over at its end.
+    let mut bad = done.clone();
+    bad.result = None;
+    set_tag(&mut bad, "Result", "*");
+    bad.tags.retain(|(k, _)| k != "Reason");
+    let e = verify(&bad).unwrap_err();
+    assert!(
+        e.contains("marks the game unfinished, but it is over"),
+        "{e}"
+    );
+
+    // A rules' result on a game not over.
+    let mut bad = open.clone();
+    let (token, reason) = (done.tag("Result").unwrap(), done.tag("Reason").unwrap());
+    bad.result = done.result;
+    set_tag(&mut bad, "Result", token);
+    set_tag(&mut bad, "Reason", reason);
+    let e = verify(&bad).unwrap_err();
+    assert!(e.contains("the game is not over"), "{e}");
+    assert!(e.contains("marked *"), "{e}");
+
+    // A finished result without a reason.
+    let mut bad = open.clone();
+    bad.result = done.result;
+    set_tag(&mut bad, "Result", token);
+    assert!(verify(&bad).unwrap_err().contains("no [Reason] tag"));
+
+    // Unfinished with a reason, and the tag disagreeing with the line.
+    let mut bad = open.clone();
+    set_tag(&mut bad, "Reason", reason);
+    let e = verify(&bad).unwrap_err();
+    assert!(e.contains("marked unfinished"), "{e}");
+    let mut bad = open.clone();
+    bad.result = done.result;
+    assert!(verify(&bad).unwrap_err().contains("result line"));
+    let mut bad = open.clone();
+    set_tag(&mut bad, "Result", "1-0");
+    assert!(verify(&bad).unwrap_err().contains("result line"));
+
+    // An illegal move in an unfinished record.
+    let mut bad = open.clone();
+    bad.moves[2].mv = "~a".into();
+    assert!(verify(&bad).unwrap_err().starts_with("move 3 '~a'"));
+}
+
 #[test]
 fn failure_records_verify_only_as_a_loss_of_the_side_to_move() {
     for reason in [Reason::Crash, Reason::Hang, Reason::TimeForfeit] {
         let ok = as_failure(didinga(), 2, reason);
-        assert_eq!(verify(&ok).unwrap().reason, reason);
+        assert_eq!(verify(&ok).unwrap().reason, Some(reason));
         let mut bad = ok.clone();
         bad.result = match ok.result {
-            GameResult::AWins => GameResult::BWins,
-            _ => GameResult::AWins,
+            Some(GameResult::AWins) => Some(GameResult::BWins),
+            _ => Some(GameResult::AWins),
         };
-        let token = bad.result.token();
+        let token = GameResult::token_of(bad.result);
         set_tag(&mut bad, "Result", token);
         assert!(verify(&bad).unwrap_err().contains("who was to move"));
     }

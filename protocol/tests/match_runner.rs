@@ -97,7 +97,7 @@ fn play(cfg: &MatchConfig) -> (MatchSummary, Vec<Played>) {
     .unwrap();
     for g in &games {
         let v = verify(&g.record).unwrap_or_else(|e| panic!("{e}\n{}", g.record.to_text()));
-        assert_eq!((v.result, v.reason), (g.result, g.reason));
+        assert_eq!((v.result, v.reason), (Some(g.result), Some(g.reason)));
     }
     (summary, games)
 }

@@ -1,6 +1,7 @@
 //! The game record format (MATCH.md, "Game records"): tag lines, one move a
-//! line with the side that made it, and a result line. This module writes
-//! and reads it; `replay` checks a parsed record against the rules.
+//! line with the side that made it, and a result line (`*` for a game not
+//! over yet). This module writes and reads it; `replay` checks a parsed
+//! record against the rules.
 //!
 //! ```text
 //! [Event "choro match"]
@@ -17,6 +18,10 @@
 
 use choro_engine::{DrawReason, Outcome, Side};
 use std::fmt::{self, Write as _};
+
+/// The result token of a record whose game is not over (as in PGN): its
+/// `Result` tag and its result line. A match never writes it.
+pub const UNFINISHED: &str = "*";
 
 /// A game's result, from A's side as the tokens are written.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -49,6 +54,20 @@ impl GameResult {
         match loser {
             Side::A => GameResult::BWins,
             Side::B => GameResult::AWins,
+        }
+    }
+
+    /// A record's result token: the result's, or [`UNFINISHED`] for none.
+    pub fn token_of(result: Option<GameResult>) -> &'static str {
+        result.map_or(UNFINISHED, GameResult::token)
+    }
+
+    /// A record's result token read: `Some(None)` for [`UNFINISHED`].
+    pub fn parse_record(s: &str) -> Option<Option<GameResult>> {
+        if s == UNFINISHED {
+            Some(None)
+        } else {
+            GameResult::parse(s).map(Some)
         }
     }
 
@@ -166,7 +185,8 @@ pub struct MoveEntry {
 pub struct Record {
     pub tags: Vec<(String, String)>,
     pub moves: Vec<MoveEntry>,
-    pub result: GameResult,
+    /// The result line; `None` for [`UNFINISHED`] (a game not over).
+    pub result: Option<GameResult>,
     /// Line of the record's first line in the file it was read from (0 for
     /// records made in memory).
     pub line: usize,
@@ -193,7 +213,7 @@ impl Record {
             }
             out.push('\n');
         }
-        out.push_str(self.result.token());
+        out.push_str(GameResult::token_of(self.result));
         out.push_str("\n\n");
     }
 
@@ -309,7 +329,7 @@ pub fn parse_records(text: &str) -> Result<Vec<Record>, ParseError> {
                     cur = Some(Record {
                         tags: vec![tag],
                         moves: Vec::new(),
-                        result: GameResult::Draw,
+                        result: None,
                         line: n,
                     })
                 }
@@ -320,7 +340,7 @@ pub fn parse_records(text: &str) -> Result<Vec<Record>, ParseError> {
             return Err(err("a game must begin with its tags".into()));
         };
         in_moves = true;
-        if let Some(res) = GameResult::parse(line) {
+        if let Some(res) = GameResult::parse_record(line) {
             r.result = res;
             if let Some(done) = cur.take() {
                 out.push(done);

@@ -368,7 +368,7 @@ pub fn play(job: GameJob, slots: &mut [Slot], s: &Settings) -> Played {
             .map(|(k, v)| (k.to_string(), super::record::clean_value(&v)))
             .collect(),
         moves: entries,
-        result,
+        result: Some(result),
         line: 0,
     };
     Played {

@@ -1,7 +1,7 @@
 //! `choro replay`: re-play recorded games with the engine crate and check
 //! every move, the side that made it, the result and the reason.
 
-use super::record::{parse_records, GameResult, Reason, Record};
+use super::record::{parse_records, GameResult, Reason, Record, UNFINISHED};
 use choro_engine::files::Bounds;
 use choro_engine::rules::DEFAULT_DRAW_PLIES;
 use choro_engine::{Game, MoveError, Opening, Position, Side};
@@ -14,11 +14,11 @@ pub const BOUNDS: Bounds = Bounds {
     file: 1 << 30,
 };
 
-/// What a record that checks out says.
+/// What a record that checks out says (no result or reason: unfinished).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Verified {
-    pub result: GameResult,
-    pub reason: Reason,
+    pub result: Option<GameResult>,
+    pub reason: Option<Reason>,
     pub plies: usize,
 }
 
@@ -69,18 +69,28 @@ pub fn verify(r: &Record) -> Result<Verified, String> {
             .ok_or_else(|| format!("[DrawPlies \"{d}\"] is not a number from 1"))?,
         None => DEFAULT_DRAW_PLIES,
     };
-    let reason_tag = required(r, "Reason")?;
-    let reason =
-        Reason::parse(reason_tag).ok_or_else(|| format!("unknown [Reason \"{reason_tag}\"]"))?;
     let result_tag = required(r, "Result")?;
-    let result =
-        GameResult::parse(result_tag).ok_or_else(|| format!("bad [Result \"{result_tag}\"]"))?;
+    let result = GameResult::parse_record(result_tag)
+        .ok_or_else(|| format!("bad [Result \"{result_tag}\"]"))?;
     if result != r.result {
         return Err(format!(
             "[Result \"{result_tag}\"] but the result line is {}",
-            r.result.token()
+            GameResult::token_of(r.result)
         ));
     }
+    // An unfinished game (`*`) has no reason; a finished one must give it.
+    let reason = match (result, r.tag("Reason")) {
+        (None, None) => None,
+        (None, Some(t)) => {
+            return Err(format!(
+                "[Reason \"{t}\"] but the game is marked unfinished ({UNFINISHED})"
+            ))
+        }
+        (Some(_), None) => return Err("no [Reason] tag".into()),
+        (Some(_), Some(t)) => {
+            Some(Reason::parse(t).ok_or_else(|| format!("unknown [Reason \"{t}\"]"))?)
+        }
+    };
 
     let game = play_moves(
         start,
@@ -89,7 +99,10 @@ pub fn verify(r: &Record) -> Result<Verified, String> {
             .iter()
             .map(|m| (m.mv.as_str(), Some((m.ply, m.side)))),
     )?;
-    check_end(&game, result, reason, r.tag("BadMove"))?;
+    match (result, reason) {
+        (Some(result), Some(reason)) => check_end(&game, result, reason, r.tag("BadMove"))?,
+        _ => check_unfinished(&game)?,
+    }
     if let Some(p) = r.tag("Plies") {
         if p.parse::<usize>().ok() != Some(r.moves.len()) {
             return Err(format!("[Plies \"{p}\"] but {} moves", r.moves.len()));
@@ -170,7 +183,8 @@ pub fn check_end(
     } else {
         let Some(o) = outcome else {
             return Err(format!(
-                "[Reason \"{reason}\"] but the game is not over at ply {plies}"
+                "[Reason \"{reason}\"] but the game is not over at ply {plies} \
+                 (a game not over is marked {UNFINISHED})"
             ));
         };
         if Reason::of_outcome(o) != reason || GameResult::of_outcome(o) != result {
@@ -183,6 +197,20 @@ pub fn check_end(
         }
     }
     Ok(())
+}
+
+/// A record marked unfinished (`*`): its game must not be over at its end.
+pub fn check_unfinished(game: &Game) -> Result<(), String> {
+    match game.outcome() {
+        Some(o) => Err(format!(
+            "[Result \"{UNFINISHED}\"] marks the game unfinished, but it is over at ply {} ({o}): \
+             its result is {} ({})",
+            game.position().ply(),
+            GameResult::of_outcome(o).token(),
+            Reason::of_outcome(o)
+        )),
+        None => Ok(()),
+    }
 }
 
 /// The refused move must really be refused, and for the stated reason.
@@ -240,8 +268,10 @@ pub fn replay_text(text: &str) -> Result<ReplaySummary, String> {
             Ok(v) => {
                 s.verified += 1;
                 s.plies += v.plies;
-                *s.results.entry(v.result.token()).or_default() += 1;
-                *s.reasons.entry(v.reason).or_default() += 1;
+                *s.results.entry(GameResult::token_of(v.result)).or_default() += 1;
+                if let Some(reason) = v.reason {
+                    *s.reasons.entry(reason).or_default() += 1;
+                }
             }
             Err(e) => s.mismatches.push((label(r, i), e)),
         }
