@@ -31,7 +31,7 @@ pub fn merge(a: &MergeArgs, emit: &mut dyn FnMut(String)) -> Result<(), String> 
         .map(Replace::begin)
         .transpose()
         .map_err(|e| format!("--book {e}"))?;
-    let parts = parts::read_all(&a.files)?;
+    let parts = parts::read_all(&a.files, crate::matcher::cli::settings_difference)?;
     match parts[0].header["kind"].as_str() {
         Some("solve") => crate::solve::merge_parts(&parts, a.json, book, emit),
         Some("match") if a.book.is_some() => Err("--book is for the parts of a solve".into()),

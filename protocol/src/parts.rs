@@ -183,10 +183,16 @@ impl Part {
     }
 }
 
+/// How two match parts' settings differ in meaning (`choro match`'s own
+/// comparison, given by the caller: the match runner sits above this
+/// module), or `None` when they would give the same games.
+pub type MatchDifference = fn(&Value, &Value) -> Option<String>;
+
 /// Read the part files of one run: the same kind, choro version, commit,
-/// settings (by meaning: `settings_difference`) and N in every header, each K of 1..=N exactly once. They are
-/// returned in the order of K.
-pub fn read_all(paths: &[PathBuf]) -> Result<Vec<Part>, String> {
+/// settings (by meaning: `settings_difference`, a match's by
+/// `match_difference`) and N in every header, each K of 1..=N exactly
+/// once. They are returned in the order of K.
+pub fn read_all(paths: &[PathBuf], match_difference: MatchDifference) -> Result<Vec<Part>, String> {
     let mut parts = paths
         .iter()
         .map(|p| Part::read(p))
@@ -211,7 +217,7 @@ pub fn read_all(paths: &[PathBuf]) -> Result<Vec<Part>, String> {
                 ));
             }
         }
-        if let Some(d) = settings_difference(&first.header, &p.header) {
+        if let Some(d) = settings_difference(&first.header, &p.header, match_difference) {
             return Err(format!(
                 "{} is from another run than {}: they differ in {d}; parts merge only from \
                  one run",
@@ -266,9 +272,9 @@ pub fn read_all(paths: &[PathBuf]) -> Result<Vec<Part>, String> {
 /// key that does (`--seed (4 against 3)`); none when they would give the
 /// same results. A match's settings are its command line, compared option
 /// by option as `choro match` reads them; a solve's are compared key by key.
-fn settings_difference(a: &Value, b: &Value) -> Option<String> {
+fn settings_difference(a: &Value, b: &Value, match_difference: MatchDifference) -> Option<String> {
     match a["kind"].as_str() {
-        Some("match") => crate::matcher::cli::settings_difference(&b["settings"], &a["settings"]),
+        Some("match") => match_difference(&b["settings"], &a["settings"]),
         _ => json_difference("settings", &b["settings"], &a["settings"]),
     }
 }

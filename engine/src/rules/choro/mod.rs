@@ -25,7 +25,9 @@
 //! | 6, Acholi's mid-move clockwise lap | `ChoroGen::branch` | | `Gen::cw_decide` |
 //! | 7, decisions and paths | `ChoroGen::decide`, `with_token` | | `Gen::decide`, `enter` |
 
+pub(crate) mod acholi;
 pub(crate) mod keys;
+pub(crate) mod lango;
 pub(crate) mod reference;
 pub(crate) mod sower;
 

@@ -26,12 +26,10 @@
 //! `lango` (the facing front hole, the start captures) and `acholi` (the
 //! attack holes), which the reference uses too.
 
-pub(crate) mod acholi;
-pub(crate) mod lango;
-
 use crate::board::{zobrist, Position};
 use crate::rules::choro::keys::{capture_sets, meta_pair};
 use crate::rules::choro::sower::{state_key, LapKind, NONE};
+use crate::rules::choro::{acholi, lango};
 use crate::rules::{GenStats, MoveInfo};
 use crate::types::geometry::{self, facing};
 use crate::types::moves::{Move, Token, MAX_TOKENS};
