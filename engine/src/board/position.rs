@@ -32,7 +32,13 @@ use crate::types::{AdjHistory, Opening, Phase, Side, Variant};
 /// assert!(!after.has_legal_move());
 /// let back: Position = after.to_string().parse().unwrap();
 /// assert!(back.same_state(&after));
-/// assert!(pos.play(&"a".parse::<Move>().unwrap()).is_err());
+/// // Any other start is refused.
+/// let other = ["a", "b"]
+///     .iter()
+///     .map(|s| s.parse::<Move>().unwrap())
+///     .find(|m| m.to_string() != mv.to_string())
+///     .unwrap();
+/// assert!(pos.play(&other).is_err());
 /// ```
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub struct Position {
