@@ -210,6 +210,37 @@ fn go_infinite_then_isready_and_stop() {
     );
 }
 
+/// `stop` at Didinga's blind start with `Threads` 256 (RELIABILITY.md
+/// finding 39): the blind search's first iteration, which `stop` cannot
+/// cut, started and joined 255 helper threads for each of its 64 cells and
+/// answered after 0.5-1.7 s; it runs on one thread now (2-15 ms here).
+#[test]
+fn stop_is_prompt_at_the_blind_start_with_many_threads() {
+    let mut e = Engine::start();
+    e.send("uci");
+    e.until(|l| l == "uciok");
+    assert!(e.ask("setoption name Threads value 256").is_empty());
+    let mut took = Vec::new();
+    for _ in 0..3 {
+        e.send("position startpos");
+        e.send("go infinite");
+        thread::sleep(Duration::from_millis(20));
+        let t = Instant::now();
+        e.send("stop");
+        let (_, best) = e.bestmove();
+        took.push(t.elapsed());
+        assert!(best.starts_with("bestmove "), "{best}");
+        e.send("isready");
+        e.until(|l| l == "readyok");
+    }
+    took.sort();
+    eprintln!("stop->bestmove with Threads 256 at the blind start: {took:?}");
+    assert!(
+        took[1] < Duration::from_millis(300),
+        "bestmove took {took:?} (median of 3)"
+    );
+}
+
 /// cutegames waits for ever on `bestmove X ponder Y`: after `ugi`, the
 /// ponder word appears only with `Ponder` on. Under UCI it appears whenever
 /// the searcher names a reply, and it is legal after the best move.

@@ -147,7 +147,12 @@ pub(crate) fn run<E: Evaluator>(
                 let run = AbRun {
                     tt: &*blind.tt,
                     opts: blind.opts,
-                    threads: blind.threads,
+                    // The first iteration, which `stop` cannot cut, on one
+                    // thread: its cells are shallow, and starting and
+                    // joining `Threads` helpers for each of them made a
+                    // `stop` with `Threads` 256 wait 0.7-1.7 s at
+                    // Didinga's blind start (RELIABILITY.md finding 39).
+                    threads: if best.is_some() { blind.threads } else { 1 },
                     multipv: 1,
                     move_overhead: overhead,
                     start: Instant::now(),
