@@ -26,7 +26,7 @@ fn smoke(name: &str, max_inputs: u64) {
     .expect("target");
     let corpus = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("corpus")
-        .join(name);
+        .join(t.corpus());
     assert!(
         driver::load_corpus(&corpus).len() >= 10,
         "seed corpus of {name}"
@@ -98,6 +98,12 @@ fn gui_messages() {
 #[test]
 fn protocol_server() {
     smoke("server", 400);
+}
+
+/// The same target at the protocol's default `Hash`.
+#[test]
+fn protocol_server_default_hash() {
+    smoke("server-default", 60);
 }
 
 /// The second reading of the move grammar agrees with PROTOCOL.md's

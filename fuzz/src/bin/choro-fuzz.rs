@@ -218,7 +218,7 @@ fn main() -> ExitCode {
             time: Duration::from_secs_f64(cli.seconds),
             max_inputs: cli.max_inputs,
             seed,
-            corpus: Some(cli.corpus.join(tname)),
+            corpus: Some(cli.corpus.join(target.corpus())),
         };
         match driver::run(target.as_mut(), &opts, &mut before) {
             Ok(s) => println!(

@@ -13,6 +13,10 @@ use crate::rng::Rng;
 
 pub trait Target {
     fn name(&self) -> &'static str;
+    /// The folder of `fuzz/corpus/` its seed inputs come from.
+    fn corpus(&self) -> &'static str {
+        self.name()
+    }
     /// Words the mutations insert.
     fn dict(&self) -> &'static [&'static str];
     /// Longest input the mutations make.
@@ -27,7 +31,15 @@ pub trait Target {
     fn stats(&self) -> String;
 }
 
-pub const NAMES: [&str; 6] = ["server", "position", "move", "makemove", "race", "solve"];
+pub const NAMES: [&str; 7] = [
+    "server",
+    "server-default",
+    "position",
+    "move",
+    "makemove",
+    "race",
+    "solve",
+];
 
 /// Knobs of the server target (see [`server::ServerTarget`]).
 #[derive(Clone, Debug, Default)]
@@ -44,7 +56,8 @@ pub struct ServerKnobs {
 /// The target called `name`, the server target with `knobs`.
 pub fn by_name(name: &str, knobs: ServerKnobs) -> Option<Box<dyn Target>> {
     Some(match name {
-        "server" => Box::new(server::ServerTarget {
+        "server" | "server-default" => Box::new(server::ServerTarget {
+            hash_mb: (name == "server").then_some(server::FUZZ_HASH_MB),
             lenient_search: knobs.lenient_search,
             soft: knobs.soft.unwrap_or(server::SOFT),
             ..Default::default()

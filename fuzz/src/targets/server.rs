@@ -40,6 +40,11 @@ pub const SOFT: Duration = Duration::from_millis(1500);
 /// After `stop`, `bestmove` must come within this (the promise is 50 ms;
 /// the margin is for loaded machines).
 pub const HARD: Duration = Duration::from_secs(2);
+/// The `Hash` (MiB) of the `server` target's servers. Each `Server` writes
+/// its whole table when it is made (so that no search takes its page
+/// faults), and an input makes two: at the default 16 MiB that writing was
+/// most of an input's cost. The `server-default` target keeps the default.
+pub const FUZZ_HASH_MB: usize = 1;
 
 pub const DICT: &[&str] = &[
     "uci",
@@ -124,6 +129,9 @@ pub const DICT: &[&str] = &[
 ];
 
 pub struct ServerTarget {
+    /// `Hash` of each `Server` made: [`FUZZ_HASH_MB`] (target `server`), or
+    /// `None` for the protocol's default (target `server-default`).
+    pub hash_mb: Option<usize>,
     /// Count, instead of failing on, the searcher's own faults that the
     /// protocol covers (an answer outside `searchmoves` or illegal, which
     /// choro replaces by a legal move; an illegal `pv`).
@@ -152,6 +160,7 @@ pub struct ServerTarget {
 impl Default for ServerTarget {
     fn default() -> ServerTarget {
         ServerTarget {
+            hash_mb: Some(FUZZ_HASH_MB),
             lenient_search: false,
             soft: SOFT,
             search_faults: 0,
@@ -207,6 +216,13 @@ struct Pending {
 
 impl Target for ServerTarget {
     fn name(&self) -> &'static str {
+        match self.hash_mb {
+            Some(_) => "server",
+            None => "server-default",
+        }
+    }
+
+    fn corpus(&self) -> &'static str {
         "server"
     }
 
@@ -370,8 +386,16 @@ fn bounded(g: &Go) -> bool {
 }
 
 impl ServerTarget {
+    /// A fresh server with this target's `Hash`.
+    fn server(&self) -> Result<Server<Vec<u8>>, String> {
+        match self.hash_mb {
+            Some(mb) => Server::with_hash(Vec::new(), mb),
+            None => Server::new(Vec::new()).map_err(|e| format!("Server::new: {e}")),
+        }
+    }
+
     fn line_by_line(&mut self, input: &[u8]) -> Result<(), String> {
-        let mut s = Server::new(Vec::new()).map_err(|e| format!("Server::new: {e}"))?;
+        let mut s = self.server()?;
         let mut reader = LineReader::new(input, CAP);
         let mut pending: VecDeque<Pending> = VecDeque::new();
         // Accepted `solve`s waiting for their `solution`, by position.
@@ -634,7 +658,7 @@ impl ServerTarget {
     /// The whole input through `choro::run`, as the binary reads stdin.
     fn stream(&mut self, input: &[u8]) -> Result<(), String> {
         self.stream_runs += 1;
-        let mut s = Server::new(Vec::new()).map_err(|e| format!("Server::new: {e}"))?;
+        let mut s = self.server()?;
         choro::run(input, &mut s);
         let out = drain(&s)?;
         // Every isready before quit is answered.
