@@ -26,7 +26,7 @@ use std::fmt;
 use std::time::Instant;
 
 /// The bench list, as compiled in.
-pub const BENCH_FILE: &str = include_str!("../../positions/bench.txt");
+pub(crate) const BENCH_FILE: &str = include_str!("../../positions/bench.txt");
 
 /// What to run. `Default`: every position at its own depth, one thread,
 /// a 16 MB table.
@@ -56,7 +56,9 @@ impl Default for BenchOptions {
 /// One position of the bench list.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BenchPosition {
+    /// Its name in the list (the first word of its line).
     pub id: String,
+    /// The position searched.
     pub position: Position,
     /// The depth it is searched to unless `BenchOptions::depth` says otherwise.
     pub depth: u32,
@@ -65,25 +67,36 @@ pub struct BenchPosition {
 /// The result for one position.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BenchRow {
+    /// The position's name in the list.
     pub id: String,
+    /// Its rule code.
     pub variant: Variant,
     /// The position string.
     pub position: String,
+    /// The depth searched.
     pub depth: u32,
+    /// Nodes searched (one thread: the same on every run and machine).
     pub nodes: u64,
+    /// Wall-clock milliseconds of the search.
     pub time_ms: u64,
+    /// Nodes a second.
     pub nps: u64,
     /// In the position's notation; `None` when the side to move has no move.
     pub best: Option<Move>,
+    /// The score of the best move, from the side to move's view.
     pub score: Option<Score>,
 }
 
 /// Totals over the positions run.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct BenchSummary {
+    /// Positions searched.
     pub positions: usize,
+    /// Nodes over all of them: the bench's signature with one thread.
     pub nodes: u64,
+    /// Wall-clock milliseconds over all of them.
     pub time_ms: u64,
+    /// Nodes a second over all of them.
     pub nps: u64,
 }
 

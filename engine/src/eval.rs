@@ -25,6 +25,7 @@ use crate::types::{Phase, Side, Variant};
 /// A static evaluator: score of `pos` for its side to move, in centi-counters.
 /// Search clamps the result well inside the win/loss range.
 pub trait Evaluator: Sync {
+    /// The score of `pos` for its side to move, in centi-counters.
     fn evaluate(&self, pos: &Position) -> i32;
 }
 
@@ -129,10 +130,12 @@ weight_names!(
 /// The engine's evaluator.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Eval {
+    /// The weights of its terms.
     pub weights: Weights,
 }
 
 impl Eval {
+    /// An evaluator with these weights.
     pub fn new(weights: Weights) -> Eval {
         Eval { weights }
     }
@@ -207,9 +210,13 @@ pub fn adj_best_capture(pos: &Position, side: Side) -> u32 {
 /// move's view, centi-counters). The terms add up to [`Evaluator::evaluate`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Term {
+    /// The term's name.
     pub name: &'static str,
+    /// The raw feature for the side to move.
     pub mover: i32,
+    /// The raw feature for the opponent.
     pub opponent: i32,
+    /// What the term adds to the score (side to move's view, centi-counters).
     pub score: i32,
 }
 

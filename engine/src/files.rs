@@ -21,7 +21,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// bytes.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Bounds {
+    /// The longest line, in bytes.
     pub line: usize,
+    /// The largest file, in bytes.
     pub file: u64,
 }
 
@@ -43,8 +45,11 @@ fn size(n: u64) -> String {
 /// (the last line of a file may lack one).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Line {
+    /// Its number, counted from 1.
     pub number: usize,
+    /// Its text, without the line feed (and a carriage return before it).
     pub text: String,
+    /// Whether a line feed ended it.
     pub ended: bool,
 }
 
@@ -61,6 +66,7 @@ pub struct Lines<R> {
 }
 
 impl<R: BufRead> Lines<R> {
+    /// The lines of `r`, named `name` in errors, read within `bounds`.
     pub fn new(r: R, name: &str, bounds: Bounds) -> Lines<R> {
         Lines {
             r,
@@ -290,6 +296,7 @@ impl Append {
         })
     }
 
+    /// The file this writes.
     pub fn path(&self) -> &Path {
         &self.path
     }
@@ -323,7 +330,7 @@ impl Drop for Append {
 
 /// FNV-1a, 64 bits: the checksum of a save file's record and the rules
 /// fingerprint's hash. Stable across builds and machines.
-pub fn fnv1a(h: u64, bytes: &[u8]) -> u64 {
+pub(crate) fn fnv1a(h: u64, bytes: &[u8]) -> u64 {
     let mut h = h;
     for &b in bytes {
         h ^= b as u64;
@@ -333,7 +340,7 @@ pub fn fnv1a(h: u64, bytes: &[u8]) -> u64 {
 }
 
 /// FNV-1a's starting value.
-pub const FNV_START: u64 = 0xcbf2_9ce4_8422_2325;
+pub(crate) const FNV_START: u64 = 0xcbf2_9ce4_8422_2325;
 
 #[cfg(test)]
 mod tests {

@@ -294,11 +294,6 @@ impl Searcher {
         &self.eval.weights
     }
 
-    /// Replace the evaluation weights (tuning).
-    pub fn set_weights(&mut self, w: Weights) {
-        self.eval.weights = w;
-    }
-
     /// Whether the searcher plays from the book of solved positions
     /// (`solve::book::builtin`); on by default.
     pub fn book(&self) -> bool {
@@ -382,11 +377,6 @@ impl Searcher {
             source: "solved",
         };
         proof.report(game, info)
-    }
-
-    /// Alpha-beta refinements (all on by default).
-    pub fn ab_options(&self) -> &AbOptions {
-        &self.ab
     }
 
     /// Replace the alpha-beta refinements.

@@ -13,7 +13,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 /// Counts of one perft depth.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PerftCount {
+    /// Move paths to the depth: every legal move as enumerated.
     pub paths: u64,
+    /// Children merged by position at each node (a move list's duplicates counted once).
     pub unique: u64,
 }
 

@@ -23,11 +23,13 @@ pub const fn splitmix64(x: u64) -> u64 {
 pub struct Rng(u64);
 
 impl Rng {
+    /// A generator started from `seed`.
     pub const fn new(seed: u64) -> Rng {
         Rng(seed)
     }
 
     #[inline]
+    /// The next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
         let z = splitmix64(self.0);
         self.0 = self.0.wrapping_add(GAMMA);
@@ -54,11 +56,6 @@ impl Rng {
     /// An element of a non-empty slice.
     pub fn pick<'a, T>(&mut self, xs: &'a [T]) -> &'a T {
         &xs[self.below(xs.len())]
-    }
-
-    /// A generator seeded from this one.
-    pub fn fork(&mut self) -> Rng {
-        Rng::new(self.next_u64())
     }
 }
 

@@ -4,7 +4,7 @@
 //! values the cells by alpha-beta, the solver proves them; both solve the
 //! game of those values here.
 
-pub mod matrix;
+pub(crate) mod matrix;
 
 use crate::board::Position;
 use crate::types::moves::Move;
@@ -17,7 +17,9 @@ use std::fmt::Write;
 pub struct BlindGame {
     /// The `s2` position of the same board: what both players see.
     pub root: Position,
+    /// A's starts, in generation order (the matrix's rows).
     pub a_starts: Vec<Move>,
+    /// B's starts, in generation order (the matrix's columns).
     pub b_starts: Vec<Move>,
     /// `cells[i][j]`: after A's `a_starts[i]` and B's `b_starts[j]`.
     pub cells: Vec<Vec<Position>>,

@@ -17,9 +17,13 @@ pub const MAX_TICK: u32 = MAX_PLY;
 /// Why a position string was rejected. Each variant names the field.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PositionError {
+    /// The string holds no field.
     Empty,
+    /// An unknown rule code (field 1).
     Variant(String),
+    /// A width the code does not allow: (code, width).
     Width(Variant, u8),
+    /// A width that is not a number (field 1, after the colon).
     BadWidth(String),
     /// Wrong number of fields: (expected, got).
     Fields(usize, usize),
@@ -31,13 +35,18 @@ pub enum PositionError {
     Count(usize, usize, String),
     /// More counters than the game has.
     TooMany(u32, u32),
+    /// The side to move (field 3) is not `a` or `b`.
     Side(String),
+    /// An unknown phase (field 5).
     Phase(String),
+    /// An opening history (field 4) that cannot be read.
     History(String),
     /// Opening histories (field 4, clipped) whose lengths the side to move
     /// (field 3) could not follow: the players alternate.
     Turns(String, Side),
+    /// Adjiboto's stores (field 6) cannot be read or do not fit the counters.
     Stores(String),
+    /// The ply count (the last field) is not a number in range.
     Ply(String),
     /// Simultaneous opening fields (phase `s1` or `r`): what is wrong.
     Race(String),

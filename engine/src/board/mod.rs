@@ -4,7 +4,7 @@
 mod error;
 mod fen;
 mod position;
-pub mod race;
+pub(crate) mod race;
 pub(crate) mod zobrist;
 
 pub use crate::types::AdjHistory;

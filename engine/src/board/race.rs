@@ -13,7 +13,7 @@ use std::fmt;
 
 /// A race is drawn when a racer's opening move passes this many laps: the
 /// lap budget of RULINGS 2 (`rules::LAP_BUDGET`, which a test checks).
-pub const MAX_LAPS: u32 = 100_000;
+pub(crate) const MAX_LAPS: u32 = 100_000;
 
 /// The kind of lap a racer is sowing. Counter-clockwise unless noted.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
@@ -30,7 +30,7 @@ pub enum RaceLap {
 }
 
 impl RaceLap {
-    pub fn is_clockwise(self) -> bool {
+    pub(crate) fn is_clockwise(self) -> bool {
         self != RaceLap::Ccw
     }
     fn name(self) -> &'static str {
@@ -100,7 +100,9 @@ pub enum RacerState {
 pub struct Racer {
     /// Laps begun so far in this opening move (RULINGS 2 counts them).
     pub laps: u32,
+    /// Where this racer is in his opening move.
     pub state: RacerState,
+    /// Counters in his hand (left to sow in the current lap).
     pub hand: u8,
     /// Sowing: the hole of the next drop. Deciding: the hole of the last drop.
     pub at: u8,
@@ -115,7 +117,7 @@ pub struct Racer {
 }
 
 impl Racer {
-    pub fn is_done(&self) -> bool {
+    pub(crate) fn is_done(&self) -> bool {
         self.state == RacerState::Done
     }
     /// Equal in everything but the lap count.

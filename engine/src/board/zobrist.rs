@@ -14,7 +14,7 @@ use crate::types::AdjHistory;
 use crate::types::{Phase, Side, Variant};
 
 /// Key of hole `h` of player `s`.
-pub static HOLE: [[u64; 32]; 2] = {
+pub(crate) static HOLE: [[u64; 32]; 2] = {
     let mut k = [[0u64; 32]; 2];
     let mut s = 0;
     while s < 2 {

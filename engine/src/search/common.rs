@@ -20,7 +20,7 @@ pub fn to_score(v: i32) -> Score {
 /// occurred twice before the root, whose next occurrence is the third.
 /// (A repetition inside the search path is a draw at the second occurrence.)
 #[derive(Clone, Debug, Default)]
-pub struct RepHistory {
+pub(crate) struct RepHistory {
     twice: Vec<u64>,
 }
 
@@ -39,7 +39,7 @@ impl RepHistory {
     }
 
     #[inline]
-    pub fn third_time(&self, key: u64) -> bool {
+    pub(crate) fn third_time(&self, key: u64) -> bool {
         !self.twice.is_empty() && self.twice.binary_search(&key).is_ok()
     }
 }

@@ -10,13 +10,13 @@
 //! repetition rule. The game tree they walk is `crate::gametree`; what `go`
 //! runs around them (the book, the solver's share) is `crate::go`.
 
-pub mod alphabeta;
+pub(crate) mod alphabeta;
 pub(crate) mod baseline;
 pub(crate) mod blind;
-pub mod common;
-pub mod mcts;
+pub(crate) mod common;
+pub(crate) mod mcts;
 pub(crate) mod time;
-pub mod tt;
+pub(crate) mod tt;
 
 pub use crate::gametree::{INF, MATE, MATE_BOUND};
 /// The seedable generator of playouts and baselines, for tools that play

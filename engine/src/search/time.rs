@@ -56,12 +56,12 @@ impl TimeManager {
     }
 
     /// Whether any time limit applies to this search.
-    pub fn is_timed(&self) -> bool {
+    pub(crate) fn is_timed(&self) -> bool {
         self.hard.is_some()
     }
 
     /// Whether the clock runs on (a game clock, not a fixed `movetime`).
-    pub fn is_clock(&self) -> bool {
+    pub(crate) fn is_clock(&self) -> bool {
         self.soft.is_some()
     }
 
@@ -79,7 +79,7 @@ impl TimeManager {
 
     /// What is left of the hard limit (all of it while pondering); `None`
     /// when no time limit applies.
-    pub fn hard_left(&self, control: &SearchControl) -> Option<Duration> {
+    pub(crate) fn hard_left(&self, control: &SearchControl) -> Option<Duration> {
         let h = self.hard?;
         Some(match self.elapsed(control) {
             Some(e) => h.saturating_sub(e),
@@ -88,7 +88,7 @@ impl TimeManager {
     }
 
     /// Past the hard limit: stop now.
-    pub fn hard_exceeded(&self, control: &SearchControl) -> bool {
+    pub(crate) fn hard_exceeded(&self, control: &SearchControl) -> bool {
         match self.hard {
             Some(h) => self.elapsed(control).is_some_and(|e| e >= h),
             None => false,
@@ -96,7 +96,7 @@ impl TimeManager {
     }
 
     /// Past `percent` of the soft target (clocks only).
-    pub fn soft_exceeded(&self, control: &SearchControl, percent: u32) -> bool {
+    pub(crate) fn soft_exceeded(&self, control: &SearchControl, percent: u32) -> bool {
         match self.soft {
             Some(s) => self
                 .elapsed(control)

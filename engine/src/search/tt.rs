@@ -61,7 +61,7 @@ pub struct Table {
 /// A table's memory, reserved (address space) but not yet written, so that
 /// a caller can free the old table before the new one is filled and the two
 /// are never resident together.
-pub struct Reserved {
+pub(crate) struct Reserved {
     buckets: Vec<Bucket>,
     n: usize,
 }
@@ -115,14 +115,9 @@ impl Table {
         Table { buckets, age: 0 }
     }
 
-    /// [`new`](Self::new), or an error when the memory cannot be reserved.
-    pub fn try_new(mb: usize) -> Result<Table, TryReserveError> {
-        Ok(Table::try_reserve(mb)?.fill())
-    }
-
     /// The memory of a table of about `mb` mebibytes, reserved but not yet
     /// written, or an error when it cannot be reserved.
-    pub fn try_reserve(mb: usize) -> Result<Reserved, TryReserveError> {
+    pub(crate) fn try_reserve(mb: usize) -> Result<Reserved, TryReserveError> {
         let n = Self::buckets_for(mb);
         let mut buckets = Vec::new();
         buckets.try_reserve_exact(n)?;
@@ -138,11 +133,6 @@ impl Table {
         (mb.saturating_mul(1 << 20) / std::mem::size_of::<Bucket>()).max(1)
     }
 
-    /// Entries the table holds.
-    pub fn capacity(&self) -> usize {
-        self.buckets.len() * SLOTS
-    }
-
     /// Empty every slot and restart the age, so that a search after `clear`
     /// behaves exactly like one on a new table.
     pub fn clear(&mut self) {
@@ -153,7 +143,7 @@ impl Table {
     }
 
     /// Mark the start of a new search: older entries become cheaper to evict.
-    pub fn new_search(&mut self) {
+    pub(crate) fn new_search(&mut self) {
         self.age = (self.age + 1) & AGE_MASK;
     }
 

@@ -23,8 +23,11 @@ use fxhash::FxHashMap;
 /// One book entry.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Entry {
+    /// The position (its ply count 0).
     pub pos: Position,
+    /// Its proven value for the side to move.
     pub value: Value,
+    /// A move that keeps the value, where the position has one.
     pub best: Option<Move>,
 }
 
@@ -125,10 +128,12 @@ impl Book {
         self.map.get(&pos.hash()).filter(|e| e.pos.same_state(pos))
     }
 
+    /// Positions in the book.
     pub fn len(&self) -> usize {
         self.map.len()
     }
 
+    /// Whether the book holds no position.
     pub fn is_empty(&self) -> bool {
         self.map.is_empty()
     }

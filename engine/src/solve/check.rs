@@ -17,7 +17,7 @@ use std::sync::atomic::AtomicBool;
 
 /// A key per child position and winner: the order in which a check tries
 /// the winner's moves (lowest first).
-pub type MoveOrder<'a> = &'a dyn Fn(&Position, Side) -> u32;
+pub(crate) type MoveOrder<'a> = &'a dyn Fn(&Position, Side) -> u32;
 
 /// Whether `winner` forces the other player to an end he loses within
 /// `plies` plies, by plain exhaustive recursion over every legal move.
@@ -48,6 +48,7 @@ impl std::fmt::Display for CheckError {
 }
 
 impl<'a> Checker<'a> {
+    /// A checker that gives up after `budget` nodes.
     pub fn new(budget: u64) -> Checker<'a> {
         Checker {
             memo: FxHashMap::default(),
@@ -66,6 +67,7 @@ impl<'a> Checker<'a> {
         self
     }
 
+    /// Nodes visited so far.
     pub fn nodes(&self) -> u64 {
         self.nodes
     }

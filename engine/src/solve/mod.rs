@@ -22,7 +22,7 @@ pub mod book;
 pub mod check;
 pub mod pns;
 pub mod retro;
-pub mod search;
+pub(crate) mod search;
 pub mod store;
 pub mod table;
 
@@ -48,6 +48,7 @@ pub enum Value {
     Win(u32),
     /// The side to move loses after this many plies.
     Loss(u32),
+    /// Neither side can force a win: the game is drawn with best play.
     Draw,
 }
 
@@ -118,7 +119,7 @@ pub(crate) fn clip(s: &str) -> String {
 
 /// The value of a position with no legal move for its side to move: a loss
 /// at distance 0, or a draw (Adjiboto's store, a drawn race).
-pub fn end_value(pos: &Position) -> Value {
+pub(crate) fn end_value(pos: &Position) -> Value {
     if crate::gametree::terminal_value(pos, 0) == crate::gametree::DRAW {
         Value::Draw
     } else {
@@ -129,11 +130,13 @@ pub fn end_value(pos: &Position) -> Value {
 /// Settings of a solver.
 #[derive(Clone, Debug)]
 pub struct SolveConfig {
+    /// Search threads.
     pub threads: usize,
     /// Memory of the solver's tables, in MiB: all of it the table of facts
     /// with `Ab`; with `Pns` half of it, and a quarter each the two
     /// proof-number tables.
     pub hash_mb: usize,
+    /// Which proof algorithm runs.
     pub algorithm: Algorithm,
     /// The save file and the code it is made for (positions of another
     /// code are refused): facts are loaded from it and appended as proven.
@@ -159,7 +162,9 @@ impl Default for SolveConfig {
 pub struct SolveLimits {
     /// The deepest iteration (plies); `None`: as deep as the table stores.
     pub plies: Option<u32>,
+    /// Stop after about this many nodes.
     pub nodes: Option<u64>,
+    /// Stop after about this long.
     pub time: Option<Duration>,
 }
 
@@ -168,11 +173,15 @@ pub struct SolveLimits {
 pub struct Progress {
     /// The iteration being searched (plies).
     pub plies: u32,
+    /// Nodes searched so far.
     pub nodes: u64,
+    /// Nodes a second so far.
     pub nps: u64,
     /// Positions whose win, loss or draw became known.
     pub proven: u64,
+    /// How full the table of facts is, in permille.
     pub hashfull: u32,
+    /// Time since the solve began.
     pub elapsed: Duration,
     /// Proven so far: neither side wins within this many plies.
     pub bounds: u32,
@@ -201,8 +210,11 @@ pub struct Solution {
     /// Best play when the value is a win or loss (the fastest win, the
     /// longest loss), to the end.
     pub pv: Vec<Move>,
+    /// Nodes searched.
     pub nodes: u64,
+    /// Positions whose win, loss or draw became known.
     pub proven: u64,
+    /// Time the solve took.
     pub elapsed: Duration,
 }
 
@@ -366,13 +378,16 @@ pub struct PnsPhase {
     pub elapsed: Duration,
     /// The side to move's search ("he wins") and the other side's.
     pub mine: pns::Outcome,
+    /// The other side's search ("he wins").
     pub theirs: pns::Outcome,
 }
 
 /// The result of solving a blind position (`s2`, `s1`).
 #[derive(Clone, Debug)]
 pub struct BlindSolution {
+    /// A's starts (the matrix's rows).
     pub a_starts: Vec<Move>,
+    /// B's starts (the matrix's columns).
     pub b_starts: Vec<Move>,
     /// `cells[i][j]`: the position after A's `a_starts[i]` and B's `b_starts[j]`.
     pub positions: Vec<Vec<Position>>,
@@ -382,10 +397,13 @@ pub struct BlindSolution {
     pub for_a: Vec<Vec<(i8, i8)>>,
     /// The matrix game's value for A: exact when every cell is proven.
     pub value_lo: f64,
+    /// The matrix game's value for A: its upper bound (equal to `value_lo` when exact).
     pub value_hi: f64,
     /// The exact equilibrium, when every cell is proven.
     pub equilibrium: Option<Equilibrium>,
+    /// Nodes over every cell.
     pub nodes: u64,
+    /// Time the solve took.
     pub elapsed: Duration,
 }
 

@@ -54,7 +54,7 @@ pub const INF: u32 = u32::MAX;
 /// No dependence on the path.
 const FREE: u32 = u32::MAX;
 /// Proof depths at or above this are not kept (saturated).
-pub const DEPTH_CAP: u32 = 0xffff;
+pub(crate) const DEPTH_CAP: u32 = 0xffff;
 /// Nodes between two looks at the stop flag.
 const POLL: u64 = 1024;
 
@@ -90,6 +90,7 @@ const WAYS: usize = 4;
 /// A proven or disproven position, as the table holds it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Settled {
+    /// The position's hash.
     pub key: u64,
     /// Whether the attacker moves in it.
     pub attacker_moves: bool,
@@ -115,6 +116,7 @@ impl PnTable {
         Ok(PnTable { entries, stored: 0 })
     }
 
+    /// Memory of the table, in bytes.
     pub fn bytes(&self) -> usize {
         self.entries.len() * std::mem::size_of::<Entry>()
     }
@@ -163,6 +165,7 @@ impl PnTable {
         self.stored
     }
 
+    /// Whether the table holds no position.
     pub fn is_empty(&self) -> bool {
         self.stored == 0
     }
@@ -214,6 +217,7 @@ struct Res {
 /// search itself is behind a lock then), updated every `POLL` nodes.
 #[derive(Debug, Default)]
 pub struct Live {
+    /// Nodes searched.
     pub nodes: AtomicU64,
     /// Positions its table holds.
     pub stored: AtomicU64,
@@ -275,6 +279,7 @@ impl Pns {
         })
     }
 
+    /// The side this search tries to prove a win for.
     pub fn attacker(&self) -> Side {
         self.attacker
     }
@@ -289,6 +294,7 @@ impl Pns {
         self.nodes
     }
 
+    /// The search's table of proof and disproof numbers.
     pub fn table(&self) -> &PnTable {
         &self.table
     }

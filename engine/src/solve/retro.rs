@@ -147,6 +147,7 @@ impl Graph {
         self.states.len()
     }
 
+    /// Whether the graph holds no position.
     pub fn is_empty(&self) -> bool {
         self.states.is_empty()
     }

@@ -28,7 +28,7 @@ const POLL: u64 = 1024;
 const SELF_POLL: u64 = 64;
 /// Facts of subtrees that cost at least 2^this many nodes are written to
 /// the save file (when there is one).
-pub const SAVE_WORK: u32 = 14;
+pub(crate) const SAVE_WORK: u32 = 14;
 /// The save file is consulted only this many plies or more from the leaves.
 const SAVED_MIN_PLIES: u32 = 3;
 
@@ -139,10 +139,6 @@ impl<'s, 'a> Worker<'s, 'a> {
         }
     }
 
-    pub fn aborted(&self) -> bool {
-        self.aborted
-    }
-
     fn count_node(&mut self) {
         self.local_nodes += 1;
         self.count += 1;
@@ -179,7 +175,7 @@ impl<'s, 'a> Worker<'s, 'a> {
 
     /// Run the iterations `from..=to` on `root`, publishing each finished
     /// one, until the root is decided, the limit, or a stop.
-    pub fn iterate(&mut self, root: &Position, from: u32, to: u32) {
+    pub(crate) fn iterate(&mut self, root: &Position, from: u32, to: u32) {
         for r in from..=to {
             if let Some((d, v, ex)) = self.sh.finished() {
                 if v != 0 || ex {
@@ -373,7 +369,7 @@ impl<'s, 'a> Worker<'s, 'a> {
     /// A line of best play from `root`, whose value within `d` plies is the
     /// decided `v` (1 or -1): the winner takes a move that keeps the win
     /// at the shortest distance, the loser one that loses at the longest.
-    pub fn best_line(&mut self, root: &Position, v: i8, d: u32) -> Vec<Move> {
+    pub(crate) fn best_line(&mut self, root: &Position, v: i8, d: u32) -> Vec<Move> {
         let mut line = Vec::new();
         let (mut pos, mut v, mut d) = (*root, v, d);
         let mut buf = Vec::new();

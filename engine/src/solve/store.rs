@@ -56,8 +56,11 @@ pub const BOUNDS: Bounds = Bounds {
 /// of the rules and the position strings of that code.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Code {
+    /// The rule code.
     pub variant: Variant,
+    /// The board's width (columns).
     pub width: u8,
+    /// The fingerprint of the rules and position strings (`rules_fingerprint`).
     pub rules: u64,
 }
 
@@ -252,7 +255,7 @@ fn contradictory(f: &Facts) -> bool {
 }
 
 /// One line of a save file: `None` for a comment or a blank line.
-pub fn parse_line(line: &str) -> Result<Option<(Position, Facts)>, String> {
+pub(crate) fn parse_line(line: &str) -> Result<Option<(Position, Facts)>, String> {
     let line = line.trim_end_matches(['\r', '\n']);
     if line.trim().is_empty() || line.starts_with('#') {
         return Ok(None);
@@ -287,11 +290,12 @@ pub fn parse_record(line: &str, code: &Code) -> Result<(Position, Facts), String
 }
 
 /// The facts of a save file by position hash.
-pub type FactMap = FxHashMap<u64, (Position, Facts)>;
+pub(crate) type FactMap = FxHashMap<u64, (Position, Facts)>;
 
 /// What a save file held.
 #[derive(Debug, Default)]
 pub struct Loaded {
+    /// The facts loaded, by position hash.
     pub map: FactMap,
     /// The file had its first line (an empty file has none yet).
     pub headed: bool,
@@ -438,6 +442,7 @@ impl Saved {
         self.map.len()
     }
 
+    /// Whether no position was loaded.
     pub fn is_empty(&self) -> bool {
         self.map.is_empty()
     }

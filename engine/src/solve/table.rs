@@ -64,9 +64,19 @@ impl Default for Facts {
 pub enum Known {
     /// A win within `r` (1), a loss within `r` (-1), or neither (0); `exact`
     /// when the value is the same at every depth (a win, a loss, a draw).
-    Value { v: i8, exact: bool },
+    Value {
+        /// 1: a win within `r`; -1: a loss within `r`; 0: neither.
+        v: i8,
+        /// Whether the value is the same at every depth.
+        exact: bool,
+    },
     /// Only bounds: the value within `r` is in `lo..=hi`.
-    Bounds { lo: i8, hi: i8 },
+    Bounds {
+        /// The least the value within `r` can be.
+        lo: i8,
+        /// The most it can be.
+        hi: i8,
+    },
 }
 
 impl Facts {
@@ -80,7 +90,7 @@ impl Facts {
     }
 
     /// A proven win or loss: a fact true at every depth at or beyond it.
-    pub fn is_decided(&self) -> bool {
+    pub(crate) fn is_decided(&self) -> bool {
         self.win_le != NONE || self.loss_le != NONE || self.draw
     }
 
@@ -122,7 +132,7 @@ impl Facts {
 
     /// The facts a search to `r` plies proved, from its result `v` in the
     /// window `(alpha, beta)` and whether the result holds at every depth.
-    pub fn from_result(r: u32, v: i8, alpha: i8, beta: i8, exact: bool) -> Facts {
+    pub(crate) fn from_result(r: u32, v: i8, alpha: i8, beta: i8, exact: bool) -> Facts {
         let mut f = Facts::default();
         match v {
             1 => f.win_le = r,
@@ -196,7 +206,7 @@ struct Bucket {
 const _: () = assert!(std::mem::size_of::<Bucket>() == 64);
 
 /// A table's memory, reserved but not yet written.
-pub struct ReservedFacts {
+pub(crate) struct ReservedFacts {
     buckets: Vec<Bucket>,
     n: usize,
 }
@@ -238,7 +248,7 @@ impl FactTable {
 
     /// The memory of a table of about `mb` mebibytes, reserved but not yet
     /// written (so that a caller can free an old table first).
-    pub fn try_reserve(mb: usize) -> Result<ReservedFacts, TryReserveError> {
+    pub(crate) fn try_reserve(mb: usize) -> Result<ReservedFacts, TryReserveError> {
         let n = Self::buckets_for(mb);
         let mut buckets = Vec::new();
         buckets.try_reserve_exact(n)?;
@@ -250,13 +260,9 @@ impl FactTable {
         self.buckets.fill_with(Bucket::default);
     }
 
+    /// Memory of the table, in bytes.
     pub fn bytes(&self) -> usize {
         self.buckets.len() * std::mem::size_of::<Bucket>()
-    }
-
-    /// Entries the table holds at most.
-    pub fn capacity(&self) -> usize {
-        self.buckets.len() * SLOTS
     }
 
     #[inline]
@@ -324,6 +330,7 @@ impl FactTable {
             .sum()
     }
 
+    /// Whether the table holds no fact.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
@@ -384,7 +391,7 @@ mod tests {
     #[test]
     fn table_merges_and_replaces_the_cheapest() {
         let t = FactTable::try_new(0).unwrap();
-        assert_eq!(t.capacity(), 4);
+        assert_eq!(t.buckets.len() * SLOTS, 4);
         let a = Facts {
             nowin_ge: 4,
             work: 10,

@@ -15,12 +15,15 @@ impl AdjHistory {
     /// keys).
     pub(crate) const ENTRIES: u32 = (1 << 18) - 1;
 
+    /// Holes played so far (0 to 5).
     pub fn len(self) -> usize {
         (self.0 & 7) as usize
     }
+    /// Whether no hole has been played.
     pub fn is_empty(self) -> bool {
         self.len() == 0
     }
+    /// The `i`-th hole played (counted from 0).
     pub fn get(self, i: usize) -> u8 {
         ((self.0 >> (3 + 3 * i)) & 7) as u8
     }

@@ -44,7 +44,7 @@ pub fn prev_pos(h: u8, len: u8) -> u8 {
 
 /// True when loop position `p` is in the player's front row.
 #[inline]
-pub fn is_front(p: u8, w: u8) -> bool {
+pub(crate) fn is_front(p: u8, w: u8) -> bool {
     p >= w
 }
 
@@ -92,14 +92,14 @@ pub fn hole_at(row: u8, col: u8, w: u8) -> (crate::Side, u8) {
 
 /// Bitmask of the front-row loop positions.
 #[inline]
-pub fn front_mask(w: u8) -> u32 {
+pub(crate) fn front_mask(w: u8) -> u32 {
     let all = loop_mask(2 * w);
     all & !((1u32 << w) - 1)
 }
 
 /// Bitmask of the first `n` loop positions.
 #[inline]
-pub fn loop_mask(n: u8) -> u32 {
+pub(crate) fn loop_mask(n: u8) -> u32 {
     if n >= 32 {
         u32::MAX
     } else {
@@ -109,25 +109,25 @@ pub fn loop_mask(n: u8) -> u32 {
 
 /// Turning base i, j, k, l (Lango) as loop positions.
 #[inline]
-pub fn lango_base(w: u8) -> u32 {
+pub(crate) fn lango_base(w: u8) -> u32 {
     (1 << (2 * w - 2)) | (1 << (2 * w - 1)) | 1 | 2
 }
 
 /// Acholi's clockwise holes i (front, second from left) and k (back, leftmost).
 #[inline]
-pub fn acholi_base(w: u8) -> u32 {
+pub(crate) fn acholi_base(w: u8) -> u32 {
     (1 << (2 * w - 2)) | 1
 }
 
 /// Loop position of Driberg's `k`, the back-row leftmost hole.
-pub const K_POS: u8 = 0;
+pub(crate) const K_POS: u8 = 0;
 
 /// Adjiboto: 10 holes in one loop; A owns 0..5 (west to east), B 5..10 (east to west).
 pub const ADJ_HOLES: u8 = 10;
 
 /// Adjiboto: loop index of `side`'s hole number `n` (1..=5, from his left).
 #[inline]
-pub fn adj_pos(side: crate::Side, n: u8) -> u8 {
+pub(crate) fn adj_pos(side: crate::Side, n: u8) -> u8 {
     n - 1 + 5 * side.index() as u8
 }
 

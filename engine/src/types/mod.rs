@@ -5,7 +5,7 @@
 
 mod adjiboto;
 pub mod geometry;
-pub mod moves;
+pub(crate) mod moves;
 pub mod packed;
 
 pub use adjiboto::AdjHistory;
@@ -16,13 +16,18 @@ use std::str::FromStr;
 /// The rule code being played.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Variant {
+    /// Choro / Pereaüni as the Didinga play it (Driberg 1927).
     Didinga,
+    /// Choro as the Lango play it (Driberg 1927).
     Lango,
+    /// Choro as the Acholi play it (Driberg 1927).
     Acholi,
+    /// Adjiboto (Herskovits 1929).
     Adjiboto,
 }
 
 impl Variant {
+    /// Every code, in the order of the protocol's `Variant` option.
     pub const ALL: [Variant; 4] = [
         Variant::Didinga,
         Variant::Lango,
@@ -30,6 +35,7 @@ impl Variant {
         Variant::Adjiboto,
     ];
 
+    /// The code's name, as the protocol and the position string write it.
     pub fn name(self) -> &'static str {
         match self {
             Variant::Didinga => "didinga",
@@ -97,22 +103,27 @@ impl FromStr for Variant {
 /// A player. `A` sits south, moves first and is UGI's `p1`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Side {
+    /// The player who moves first.
     A = 0,
+    /// The other player.
     B = 1,
 }
 
 impl Side {
     #[inline]
+    /// 0 for A, 1 for B: the index of per-side arrays.
     pub fn index(self) -> usize {
         self as usize
     }
     #[inline]
+    /// The other side.
     pub fn other(self) -> Side {
         match self {
             Side::A => Side::B,
             Side::B => Side::A,
         }
     }
+    /// `a` or `b`, as the position string writes it.
     pub fn letter(self) -> char {
         match self {
             Side::A => 'a',
@@ -153,6 +164,7 @@ pub enum Phase {
 }
 
 impl Phase {
+    /// Its word in the protocol and the position string.
     pub fn token(self) -> &'static str {
         match self {
             Phase::Opening2 => "o2",
@@ -206,6 +218,7 @@ pub enum Opening {
 }
 
 impl Opening {
+    /// Its name, as the protocol's `Opening` option writes it.
     pub fn name(self) -> &'static str {
         match self {
             Opening::Sequential => "sequential",

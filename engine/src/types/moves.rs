@@ -46,6 +46,7 @@ impl Token {
         }
     }
 
+    /// Whether the token starts a move (a lift, a clockwise start or a start capture).
     pub fn is_start(self) -> bool {
         matches!(
             self,
@@ -90,6 +91,7 @@ pub struct Move {
 }
 
 impl Move {
+    /// A move with no token yet, written with letters (`letters`) or numbers.
     pub const fn empty(letters: bool) -> Move {
         Move {
             len: 0,
@@ -111,20 +113,24 @@ impl Move {
     }
 
     #[inline]
+    /// Keep the first `len` tokens.
     pub fn truncate(&mut self, len: usize) {
         self.len = len as u8;
     }
 
     #[inline]
+    /// Tokens in the move.
     pub fn len(&self) -> usize {
         self.len as usize
     }
 
     #[inline]
+    /// Whether the move has no token.
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
 
+    /// Its tokens in order.
     pub fn tokens(&self) -> impl Iterator<Item = Token> + '_ {
         self.toks[..self.len as usize]
             .iter()
@@ -138,6 +144,7 @@ impl Move {
         (self.len > 0).then_some(self.toks[0])
     }
 
+    /// The `i`-th token, if the move has that many.
     pub fn token(&self, i: usize) -> Option<Token> {
         (i < self.len()).then(|| Token::decode(self.toks[i]))
     }
@@ -152,13 +159,14 @@ impl Move {
         self.letters
     }
 
+    /// The same move written with letters (`letters`) or numbers.
     pub fn with_letters(mut self, letters: bool) -> Move {
         self.letters = letters;
         self
     }
 
     /// True when `self` is a proper prefix of `other`.
-    pub fn is_prefix_of(&self, other: &Move) -> bool {
+    pub(crate) fn is_prefix_of(&self, other: &Move) -> bool {
         self.len < other.len && self.toks[..self.len()] == other.toks[..self.len()]
     }
 
@@ -242,6 +250,7 @@ impl fmt::Display for Move {
 /// Why a move string could not be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ParseMoveError {
+    /// The string is empty.
     Empty,
     /// An unexpected character at this byte offset.
     Unexpected(usize, char),
@@ -251,6 +260,7 @@ pub enum ParseMoveError {
     BadHole(usize),
     /// Letters and numbers mixed in one move.
     MixedForms,
+    /// More tokens than a move holds (`MAX_TOKENS`).
     TooLong,
 }
 
