@@ -10,8 +10,11 @@
 //!
 //! where the value is from the side to move's point of view (`win N`,
 //! `loss N` with N the plies to the end under best play, or `draw`) and the
-//! move keeps it (the fastest win, the longest loss), or `-` where no move
-//! is given. A blind position's matrix is the set of its cells' entries.
+//! move keeps it (the fastest win, the longest loss), or `0000` where no
+//! move is given (a finished game; the protocol's `bestmove 0000`). `-` is
+//! always a move (the counter-clockwise choice of a lap end); books written
+//! before `0000` used `-` for no move, which is still read so in a finished
+//! game, the one place it can mean nothing else. A blind position's matrix is the set of its cells' entries.
 
 use super::Value;
 use crate::blind::BlindGame;
@@ -19,6 +22,9 @@ use crate::board::Position;
 use crate::types::moves::Move;
 use crate::types::Side;
 use fxhash::FxHashMap;
+
+/// The move field of an entry without a move (a finished game).
+pub const NO_MOVE: &str = "0000";
 
 /// One book entry.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -104,7 +110,9 @@ impl Book {
         } else if matches!(value, Value::Win(0) | Value::Loss(0)) {
             return Err(format!("value {value} of a position with a legal move"));
         }
-        let best = if m == "-" {
+        // `0000` is no move; so is the older `-` where there is no move to
+        // make. Elsewhere `-` is the counter-clockwise choice.
+        let best = if m == NO_MOVE || (m == "-" && !pos.has_legal_move()) {
             None
         } else {
             let (mv, _) = pos
@@ -149,7 +157,7 @@ impl Book {
             "{}\t{}\t{}",
             e.pos.with_ply(0),
             e.value,
-            e.best.map_or("-".to_string(), |m| m.to_string())
+            e.best.map_or(NO_MOVE.to_string(), |m| m.to_string())
         )
     }
 
@@ -274,6 +282,43 @@ mod tests {
                 format!("line 1: value {bad} of a position with a legal move")
             );
         }
+    }
+
+    /// Issue 30: `-` meant both "no move" and the counter-clockwise choice;
+    /// the book's Lango race position whose best move is `-` was read as
+    /// having none. `-` is now always a move and `0000` is no move; an old
+    /// `-` still means no move in a finished game.
+    #[test]
+    fn the_counter_clockwise_choice_is_a_move_and_0000_is_none() {
+        let race: Position = "lango:8 0,2,2,0,2,2,0,2/3,4,3,0,4,3,1,3/3,1,3,4,0,3,4,3/0,0,2,2,0,2,2,0 a r 11.1 decide=relay,hand=3,at=k,origin=k,front=1,single=0,laps=3 lap=ccw,hand=1,next=k,origin=g,front=1,laps=3 0"
+            .parse()
+            .unwrap();
+        let (minus, _) = race.parse_move("-").unwrap();
+        let b = Book::parse(&format!(
+            "{race}	win 27	-
+"
+        ))
+        .unwrap();
+        let e = b.get(&race).unwrap();
+        assert_eq!(e.best, Some(minus));
+        assert!(Book::line(e).ends_with("	win 27	-"));
+        let over: Position =
+            "lango:8 5,0,3,0,11,3,2,0/0,5,4,11,1,9,6,1/0,0,0,0,0,0,0,0/1,1,0,0,0,1,0,0 a m 0"
+                .parse()
+                .unwrap();
+        for no in ["0000", "-"] {
+            let b = Book::parse(&format!(
+                "{over}	loss 0	{no}
+"
+            ))
+            .unwrap();
+            let e = b.get(&over).unwrap();
+            assert_eq!(e.best, None);
+            assert_eq!(Book::line(e), format!("{over}	loss 0	0000"));
+        }
+        // `0000` is no move only: where a move is due it is refused by no
+        // reading, and it never parses as a move.
+        assert!(race.parse_move("0000").is_err());
     }
 
     /// Finding 15 (RELIABILITY.md): an error quoted a whole field of the
