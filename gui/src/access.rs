@@ -12,6 +12,7 @@
 //! every route; the WebSocket is refused without one. Refusals are `403`s,
 //! before the upgrade.
 
+use choro_match::text::clip;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 
 /// The names a request's `Host` may carry.
@@ -72,14 +73,14 @@ impl Access {
             return Some(format!(
                 "Host \"{}\" is not this board's (localhost, a loopback address, the address it \
                  listens on or a name given with --allow-host)",
-                choro::clip(host)
+                clip(host)
             ));
         }
         match origin {
             Some(o) if !origin_matches(o, host) => Some(format!(
                 "Origin \"{}\" is not the board's own page (http://{})",
-                choro::clip(o),
-                choro::clip(host)
+                clip(o),
+                clip(host)
             )),
             None if websocket => {
                 Some("a WebSocket without an Origin (the board's page sends one)".into())

@@ -20,7 +20,8 @@ use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
-use choro::matcher::record::{parse_records, GameResult, UNFINISHED};
+use choro_match::record::{parse_records, GameResult, UNFINISHED};
+use choro_match::text::clip;
 use engine::{Engine, Failure};
 use serde_json::{json, Value};
 use std::net::SocketAddr;
@@ -486,7 +487,7 @@ fn one_word(s: &str) -> bool {
 fn word(v: &Value, key: &str) -> Result<String, String> {
     let s = text(v, key)?;
     if s.len() > 200 || !one_word(&s) {
-        return Err(format!("bad '{key}': \"{}\"", choro::clip(&s)));
+        return Err(format!("bad '{key}': \"{}\"", clip(&s)));
     }
     Ok(s)
 }
@@ -519,7 +520,7 @@ fn position_cmd(v: &Value) -> Result<String, String> {
         for m in moves {
             let m = m.as_str().ok_or("a move that is not a string")?;
             if !one_word(m) {
-                return Err(format!("bad move \"{}\"", choro::clip(m)));
+                return Err(format!("bad move \"{}\"", clip(m)));
             }
             s.push(' ');
             s.push_str(m);
@@ -701,7 +702,7 @@ async fn engine_op(
             json!({ "bestmove": mv })
         }
         "record" => tri!(record(e, req).await?),
-        _ => return Ok(Err(format!("unknown request '{}'", choro::clip(op)))),
+        _ => return Ok(Err(format!("unknown request '{}'", clip(op)))),
     }))
 }
 

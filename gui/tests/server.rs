@@ -284,7 +284,7 @@ async fn a_record_with_control_characters_in_the_names_reads_back() {
     )
     .await;
     let text = r["record"].as_str().unwrap();
-    let recs = choro::matcher::record::parse_records(text).unwrap();
+    let recs = choro_match::record::parse_records(text).unwrap();
     assert_eq!(recs.len(), 1);
     assert_eq!(recs[0].tag("A"), Some("alpha \"one\" "));
     assert_eq!(recs[0].tag("B"), Some("b\\two  [Result \"1-0\"]  "));

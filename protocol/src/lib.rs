@@ -5,6 +5,10 @@
 //! executed by the [`Server`](server::Server) (`server`), which is generic
 //! over its writer so that tests and fuzzers drive it through a `Vec<u8>`.
 //! [`run`] feeds it from a byte stream with the line limits of `input`.
+//!
+//! The match runner (`choro match`, `choro replay`) and the part files of
+//! split runs are the crate below this one, `choro-match`; `merge` puts
+//! parts together, a solve's here and a match's there.
 
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -13,16 +17,15 @@ pub mod command;
 pub mod display;
 pub mod eval;
 pub mod input;
-pub mod matcher;
 pub mod merge;
 pub mod options;
-pub mod parts;
 pub mod perft;
 pub mod playouts;
 pub mod server;
 pub mod solve;
 pub mod trace;
 
+pub(crate) use choro_match::text::clip;
 pub use command::{parse, Command, ParseError};
 pub use server::Server;
 
@@ -57,30 +60,4 @@ pub fn run<R: BufRead, W: Write + Send + 'static>(input: R, server: &mut Server<
         }
     }
     server.shutdown();
-}
-
-/// At most 40 characters of user input for an error message, with control
-/// characters escaped, so a long or binary token cannot flood the output.
-/// Public for the GUI server (`choro-gui`), whose refusals quote the page's
-/// input the same way.
-pub fn clip(s: &str) -> String {
-    one_line(s, 40)
-}
-
-/// At most `max` characters of `s`, `...` after a cut, with control
-/// characters escaped: text from outside made safe for one output line.
-pub(crate) fn one_line(s: &str, max: usize) -> String {
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i == max {
-            out.push_str("...");
-            break;
-        }
-        if c.is_control() {
-            out.extend(c.escape_default());
-        } else {
-            out.push(c);
-        }
-    }
-    out
 }

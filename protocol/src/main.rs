@@ -31,9 +31,9 @@ enum Cmd {
     /// Fixed-depth search of the bench positions; last line `<N> nodes <M> nps`.
     Bench(BenchCli),
     /// Play engines against each other through the protocol (MATCH.md).
-    Match(Box<choro::matcher::MatchArgs>),
+    Match(Box<choro_match::MatchArgs>),
     /// Re-play recorded games and verify every move and result (MATCH.md).
-    Replay(choro::matcher::ReplayArgs),
+    Replay(choro_match::ReplayArgs),
     /// Prove a position's game-theoretic value (PROTOCOL.md, "choro solve").
     Solve(choro::solve::SolveArgs),
     /// Uniformly random games from a start position: results and rates.
@@ -153,8 +153,8 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
-        Some(Cmd::Match(a)) => choro::matcher::match_main(&a),
-        Some(Cmd::Replay(a)) => choro::matcher::replay_main(&a),
+        Some(Cmd::Match(a)) => choro_match::match_main(&a),
+        Some(Cmd::Replay(a)) => choro_match::replay_main(&a),
         Some(Cmd::Solve(a)) => choro::solve::solve_main(&a),
         Some(Cmd::Playouts(a)) => choro::playouts::playouts_main(&a),
         Some(Cmd::Merge(a)) => choro::merge::merge_main(&a),

@@ -1,8 +1,8 @@
 //! `choro merge`: the part files of a run split with `--job K/N` put
 //! together into what the whole run reports (README.md, "Clusters").
 
-use crate::parts;
 use choro_engine::files::Replace;
+use choro_match::parts;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -31,11 +31,11 @@ pub fn merge(a: &MergeArgs, emit: &mut dyn FnMut(String)) -> Result<(), String> 
         .map(Replace::begin)
         .transpose()
         .map_err(|e| format!("--book {e}"))?;
-    let parts = parts::read_all(&a.files, crate::matcher::cli::settings_difference)?;
+    let parts = parts::read_all(&a.files, choro_match::cli::settings_difference)?;
     match parts[0].header["kind"].as_str() {
         Some("solve") => crate::solve::merge_parts(&parts, a.json, book, emit),
         Some("match") if a.book.is_some() => Err("--book is for the parts of a solve".into()),
-        Some("match") => crate::matcher::cli::merge_parts(&parts, a.json, emit),
+        Some("match") => choro_match::cli::merge_parts(&parts, a.json, emit),
         _ => Err(format!(
             "{}: a part of an unknown kind {}",
             parts[0].path.display(),

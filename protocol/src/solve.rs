@@ -1,7 +1,6 @@
 //! `choro solve` and the protocol's `solve`: the text and JSON reports of
 //! the solver (PROTOCOL.md, "choro solve").
 
-use crate::parts::{self, Job, Part};
 use choro_engine::files::Replace;
 use choro_engine::solve::book::{line_entries, Book};
 use choro_engine::solve::check::Checker;
@@ -11,6 +10,7 @@ use choro_engine::solve::{
     Algorithm, BlindSolution, Progress, Solution, SolveConfig, SolveLimits, Solver, Value,
 };
 use choro_engine::{Move, Position};
+use choro_match::parts::{self, Job, Part};
 use serde_json::{json, Value as Json};
 use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
@@ -369,7 +369,7 @@ pub struct SolveArgs {
     /// them when there are fewer than N) and write them to the part file
     /// for `choro merge` (README.md, "Clusters").
     #[arg(long, value_name = "K/N", conflicts_with_all = ["book", "retro"])]
-    pub job: Option<crate::parts::Job>,
+    pub job: Option<Job>,
     /// With --job: the part file (default solve-K-of-N.jsonl).
     #[arg(long, requires = "job")]
     pub out: Option<std::path::PathBuf>,
@@ -504,7 +504,7 @@ fn solver_of(
             format!(
                 "choro {} (commit {}) solve: {}",
                 env!("CARGO_PKG_VERSION"),
-                env!("CHORO_COMMIT"),
+                choro_match::COMMIT,
                 command.join(" ")
             ),
             root,
@@ -1227,7 +1227,7 @@ pub fn merge_parts(
         format!(
             "choro {} (commit {}) merge of {} parts: {}",
             env!("CARGO_PKG_VERSION"),
-            env!("CHORO_COMMIT"),
+            choro_match::COMMIT,
             n,
             parts[0].header["command"]
         ),

@@ -2,14 +2,14 @@
 //! failure path with `choro-testengine`, which misbehaves on purpose.
 //! Every game played here is also re-played by the record verifier.
 
-use choro::matcher::engine::{EngineSpec, Proto};
-use choro::matcher::openings::OpeningPlan;
-use choro::matcher::record::{GameResult, Reason};
-use choro::matcher::referee::{Limits, Played, Settings, TimeControl};
-use choro::matcher::replay::verify;
-use choro::matcher::stats::SprtDecision;
-use choro::matcher::{run, MatchConfig, MatchSummary};
 use choro_engine::{Game, Opening, Phase, Position, Side, Variant};
+use choro_match::engine::{EngineSpec, Proto};
+use choro_match::openings::OpeningPlan;
+use choro_match::record::{GameResult, Reason};
+use choro_match::referee::{Limits, Played, Settings, TimeControl};
+use choro_match::replay::verify;
+use choro_match::stats::SprtDecision;
+use choro_match::{run, MatchConfig, MatchSummary};
 use std::path::PathBuf;
 use std::process::Command;
 use std::time::Duration;
@@ -434,7 +434,7 @@ fn sprt_stops_the_match_when_a_bound_is_crossed() {
         seed: 5,
         race: false,
     };
-    cfg.sprt = Some(choro::matcher::stats::Sprt::new(0.0, 50.0, 0.05, 0.05).unwrap());
+    cfg.sprt = Some(choro_match::stats::Sprt::new(0.0, 50.0, 0.05, 0.05).unwrap());
     let (s, _) = play(&cfg);
     let sp = s.tally.sprt.unwrap();
     assert_eq!(sp.decision, Some(SprtDecision::H1), "{sp:?}");
@@ -461,7 +461,7 @@ fn sprt_stops_the_match_when_a_bound_is_crossed() {
         seed: 5,
         race: false,
     };
-    cfg.sprt = Some(choro::matcher::stats::Sprt::new(0.0, 50.0, 0.05, 0.05).unwrap());
+    cfg.sprt = Some(choro_match::stats::Sprt::new(0.0, 50.0, 0.05, 0.05).unwrap());
     let (s, _) = play(&cfg);
     let sp = s.tally.sprt.unwrap();
     assert!(s.tally.played < 200, "{}", s.tally.played);
@@ -485,15 +485,9 @@ fn openings_come_from_a_file_in_order() {
     .unwrap();
     let text = std::fs::read_to_string(&path).unwrap();
     let p = path.to_str().unwrap();
-    let plan = choro::matcher::openings::load_file(
-        p,
-        &text,
-        Variant::Didinga,
-        8,
-        Opening::Sequential,
-        1000,
-    )
-    .unwrap();
+    let plan =
+        choro_match::openings::load_file(p, &text, Variant::Didinga, 8, Opening::Sequential, 1000)
+            .unwrap();
     let mut cfg = config(
         vec![test_engine("x", &[]), test_engine("y", &[])],
         6,
@@ -512,13 +506,13 @@ fn openings_come_from_a_file_in_order() {
     assert_eq!(games[2].record.moves[0].side, Side::B);
 
     let e =
-        choro::matcher::openings::load_file(p, &text, Variant::Lango, 8, Opening::Sequential, 1000)
+        choro_match::openings::load_file(p, &text, Variant::Lango, 8, Opening::Sequential, 1000)
             .unwrap_err();
     assert!(
         e.0.contains(":2: a didinga:8 position in a lango:8 match"),
         "{e}"
     );
-    let e = choro::matcher::openings::load_file(
+    let e = choro_match::openings::load_file(
         p,
         "didinga:8 1,2",
         Variant::Didinga,
@@ -530,7 +524,7 @@ fn openings_come_from_a_file_in_order() {
     assert!(e.0.starts_with(&format!("{p}:1:")), "{e}");
     // A remark after a position string is trailing text, as `position fen`
     // without its `#` comment would see it: the line is named.
-    let e = choro::matcher::openings::load_file(
+    let e = choro_match::openings::load_file(
         p,
         &format!("{p1}\n{p2} B to open\n"),
         Variant::Didinga,
@@ -744,7 +738,7 @@ fn an_endless_race_is_a_drawn_game() {
     std::fs::write(&path, format!("{fen}\n")).unwrap();
     let p = path.to_str().unwrap();
     let text = std::fs::read_to_string(&path).unwrap();
-    let plan = choro::matcher::openings::load_file(
+    let plan = choro_match::openings::load_file(
         p,
         &text,
         Variant::Didinga,
@@ -773,21 +767,15 @@ fn an_endless_race_is_a_drawn_game() {
     // A sequential opening's position does not belong in a simultaneous
     // match, nor the other way round.
     let o2 = "didinga:8 2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2 a o2 0";
-    let e = choro::matcher::openings::load_file(
-        p,
-        o2,
-        Variant::Didinga,
-        8,
-        Opening::Simultaneous,
-        1000,
-    )
-    .unwrap_err();
+    let e =
+        choro_match::openings::load_file(p, o2, Variant::Didinga, 8, Opening::Simultaneous, 1000)
+            .unwrap_err();
     assert!(
         e.0.contains("phase o2 in a match with the simultaneous opening"),
         "{e}"
     );
     let e =
-        choro::matcher::openings::load_file(p, fen, Variant::Didinga, 8, Opening::Sequential, 1000)
+        choro_match::openings::load_file(p, fen, Variant::Didinga, 8, Opening::Sequential, 1000)
             .unwrap_err();
     assert!(
         e.0.contains("phase s2 in a match with the sequential opening"),
@@ -800,7 +788,7 @@ fn an_endless_race_is_a_drawn_game() {
 /// race decisions to the end of the race, then the counted plies.
 #[test]
 fn random_openings_fix_the_blind_choices_only_when_asked() {
-    use choro::matcher::openings::random_opening;
+    use choro_match::openings::random_opening;
     let start = Position::start(Variant::Acholi, 8, Opening::Simultaneous).unwrap();
     let e = random_opening(start, 2, false, 1, 0, 1000).unwrap_err();
     assert!(e.0.contains("would fix the blind choices"), "{e}");

@@ -5,7 +5,7 @@
 //! it into a channel of lines, so every wait here is a `recv_timeout`: an
 //! engine that hangs costs the referee a deadline, never the runner. Lines
 //! are capped (a runaway engine cannot fill memory) and decoded lossily.
-//! Dropping an [`Engine`] kills the process; every failure the referee sees
+//! Dropping an `Engine` kills the process; every failure the referee sees
 //! ends with the engine dropped and a fresh one started for the next game.
 
 use std::fmt;
@@ -39,7 +39,7 @@ impl Proto {
         }
     }
 
-    pub fn newgame(self) -> &'static str {
+    pub(crate) fn newgame(self) -> &'static str {
         match self {
             Proto::Ugi => "uginewgame",
             Proto::Uci => "ucinewgame",
@@ -47,7 +47,7 @@ impl Proto {
     }
 
     /// Clock field names: `(A's time, B's time, A's increment, B's increment)`.
-    pub fn clock_fields(self) -> [&'static str; 4] {
+    pub(crate) fn clock_fields(self) -> [&'static str; 4] {
         match self {
             Proto::Ugi => ["p1time", "p2time", "p1inc", "p2inc"],
             Proto::Uci => ["wtime", "btime", "winc", "binc"],
@@ -59,9 +59,13 @@ impl Proto {
 /// `name=N cmd=PATH [arg=A ...] [proto=ugi|uci] [option.X=Y ...]`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EngineSpec {
+    /// Its name in the tables and records.
     pub name: String,
+    /// The program to run.
     pub cmd: String,
+    /// The program's arguments, in order.
     pub args: Vec<String>,
+    /// The handshake it speaks.
     pub proto: Proto,
     /// `setoption` name and value pairs, in the order given.
     pub options: Vec<(String, String)>,
@@ -69,7 +73,7 @@ pub struct EngineSpec {
 
 impl EngineSpec {
     /// Read the `key=value` words of one `--engine`.
-    pub fn parse(words: &[String]) -> Result<EngineSpec, String> {
+    pub(crate) fn parse(words: &[String]) -> Result<EngineSpec, String> {
         let (mut name, mut cmd, mut proto) = (None, None, Proto::Ugi);
         let (mut args, mut options) = (Vec::new(), Vec::new());
         for w in words {
@@ -116,7 +120,7 @@ impl EngineSpec {
 
 /// How an engine let the referee down, below the level of the rules.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Fault {
+pub(crate) enum Fault {
     /// The process exited or closed its output (the text says how).
     Exited(String),
     /// Could not be started or written to.
@@ -160,26 +164,26 @@ enum Event {
 
 /// A `bestmove` and what the search said before it.
 #[derive(Clone, Debug, Default)]
-pub struct Reply {
+pub(crate) struct Reply {
     /// The words after `bestmove` (empty if there were none).
-    pub words: Vec<String>,
+    pub(crate) words: Vec<String>,
     /// From `go` written to `bestmove` read.
-    pub elapsed: Duration,
+    pub(crate) elapsed: Duration,
     /// The last `info` line's `depth`, and its `score` (e.g. `cp 35`).
-    pub depth: Option<u32>,
-    pub score: Option<String>,
+    pub(crate) depth: Option<u32>,
+    pub(crate) score: Option<String>,
 }
 
 /// A running engine process.
-pub struct Engine {
+pub(crate) struct Engine {
     child: Child,
     stdin: ChildStdin,
     lines: Receiver<Event>,
-    pub proto: Proto,
+    pub(crate) proto: Proto,
     /// The `id name` it gave.
-    pub id_name: Option<String>,
+    pub(crate) id_name: Option<String>,
     /// The options it listed, names as written.
-    pub listed: Vec<String>,
+    pub(crate) listed: Vec<String>,
 }
 
 fn read_line_capped<R: BufRead>(r: &mut R, buf: &mut Vec<u8>) -> std::io::Result<usize> {
@@ -254,7 +258,7 @@ fn option_name(line: &str) -> Option<String> {
 }
 
 /// Option names match ignoring case and spaces, as choro matches them.
-pub fn same_option(a: &str, b: &str) -> bool {
+pub(crate) fn same_option(a: &str, b: &str) -> bool {
     let norm = |s: &str| -> String {
         s.chars()
             .filter(|c| !c.is_whitespace())
@@ -266,7 +270,7 @@ pub fn same_option(a: &str, b: &str) -> bool {
 
 impl Engine {
     /// Start the process and complete the handshake within `timeout`.
-    pub fn start(spec: &EngineSpec, timeout: Duration) -> Result<Engine, Fault> {
+    pub(crate) fn start(spec: &EngineSpec, timeout: Duration) -> Result<Engine, Fault> {
         let mut child = Command::new(&spec.cmd)
             .args(&spec.args)
             .stdin(Stdio::piped())
@@ -310,11 +314,11 @@ impl Engine {
     }
 
     /// Whether the engine listed this option.
-    pub fn has_option(&self, name: &str) -> bool {
+    pub(crate) fn has_option(&self, name: &str) -> bool {
         self.listed.iter().any(|o| same_option(o, name))
     }
 
-    pub fn send(&mut self, line: &str) -> Result<(), Fault> {
+    pub(crate) fn send(&mut self, line: &str) -> Result<(), Fault> {
         let r = writeln!(self.stdin, "{line}").and_then(|()| self.stdin.flush());
         match r {
             Ok(()) => Ok(()),
@@ -356,7 +360,7 @@ impl Engine {
 
     /// `isready`, then wait for `readyok`. Returns the `info string
     /// error` lines seen on the way (an option value the engine refused).
-    pub fn sync(&mut self, timeout: Duration) -> Result<Vec<String>, Fault> {
+    pub(crate) fn sync(&mut self, timeout: Duration) -> Result<Vec<String>, Fault> {
         self.send("isready")?;
         let deadline = Instant::now() + timeout;
         let mut errors = Vec::new();
@@ -375,7 +379,7 @@ impl Engine {
     /// `deadline` after the `go` line is written. After the deadline the
     /// engine gets `stop` and `grace` to answer; either way it is reported
     /// as [`Fault::NoAnswer`].
-    pub fn think(
+    pub(crate) fn think(
         &mut self,
         position: &str,
         go: &str,
@@ -422,7 +426,7 @@ impl Engine {
     }
 
     /// Ask the engine to quit, then make sure it is gone.
-    pub fn quit(mut self) {
+    pub(crate) fn quit(mut self) {
         let _ = self.send("quit");
         let until = Instant::now() + QUIT_WAIT;
         while Instant::now() < until {

@@ -26,12 +26,16 @@ pub const UNFINISHED: &str = "*";
 /// A game's result, from A's side as the tokens are written.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum GameResult {
+    /// A wins (`1-0`).
     AWins,
+    /// B wins (`0-1`).
     BWins,
+    /// A draw (`1/2-1/2`).
     Draw,
 }
 
 impl GameResult {
+    /// The result line's token.
     pub fn token(self) -> &'static str {
         match self {
             GameResult::AWins => "1-0",
@@ -40,7 +44,7 @@ impl GameResult {
         }
     }
 
-    pub fn parse(s: &str) -> Option<GameResult> {
+    pub(crate) fn parse(s: &str) -> Option<GameResult> {
         match s {
             "1-0" => Some(GameResult::AWins),
             "0-1" => Some(GameResult::BWins),
@@ -63,7 +67,7 @@ impl GameResult {
     }
 
     /// A record's result token read: `Some(None)` for [`UNFINISHED`].
-    pub fn parse_record(s: &str) -> Option<Option<GameResult>> {
+    pub(crate) fn parse_record(s: &str) -> Option<Option<GameResult>> {
         if s == UNFINISHED {
             Some(None)
         } else {
@@ -109,7 +113,7 @@ pub enum Reason {
 }
 
 impl Reason {
-    pub const ALL: [Reason; 10] = [
+    pub(crate) const ALL: [Reason; 10] = [
         Reason::NoLegalMove,
         Reason::Store,
         Reason::Repetition,
@@ -122,6 +126,7 @@ impl Reason {
         Reason::MalformedMove,
     ];
 
+    /// The code written in the `Reason` tag.
     pub fn code(self) -> &'static str {
         match self {
             Reason::NoLegalMove => "no-legal-move",
@@ -137,6 +142,7 @@ impl Reason {
         }
     }
 
+    /// The reason whose code is `s`.
     pub fn parse(s: &str) -> Option<Reason> {
         Reason::ALL.into_iter().find(|r| r.code() == s)
     }
@@ -153,6 +159,7 @@ impl Reason {
         )
     }
 
+    /// The reason the rules give for an outcome.
     pub fn of_outcome(o: Outcome) -> Reason {
         match o {
             Outcome::Win { .. } => Reason::NoLegalMove,
@@ -174,16 +181,22 @@ impl fmt::Display for Reason {
 /// it, the move, and an optional comment (time, depth, score).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MoveEntry {
+    /// The position's ply before the move.
     pub ply: u32,
+    /// The side that made the move.
     pub side: Side,
+    /// The move, as written in PROTOCOL.md.
     pub mv: String,
+    /// The comment after the move (time, depth, score), if any.
     pub comment: Option<String>,
 }
 
 /// One game as written: its tags in order, its moves and its result line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Record {
+    /// The tags, `[Name "value"]` lines, in order.
     pub tags: Vec<(String, String)>,
+    /// The moves, one line each.
     pub moves: Vec<MoveEntry>,
     /// The result line; `None` for [`UNFINISHED`] (a game not over).
     pub result: Option<GameResult>,
@@ -193,6 +206,7 @@ pub struct Record {
 }
 
 impl Record {
+    /// The value of the first tag called `name`.
     pub fn tag(&self, name: &str) -> Option<&str> {
         self.tags
             .iter()
@@ -201,7 +215,7 @@ impl Record {
     }
 
     /// Append the record in the text format, ending with a blank line.
-    pub fn write_to(&self, out: &mut String) {
+    pub(crate) fn write_to(&self, out: &mut String) {
         for (k, v) in &self.tags {
             let _ = writeln!(out, "[{k} \"{}\"]", escape(v));
         }
@@ -217,6 +231,7 @@ impl Record {
         out.push_str("\n\n");
     }
 
+    /// The record as written in a file, a blank line after it.
     pub fn to_text(&self) -> String {
         let mut s = String::new();
         self.write_to(&mut s);
@@ -226,8 +241,8 @@ impl Record {
 
 /// A tag value made safe for one line: control characters escaped, at
 /// most 200 characters (engine output can be anything).
-pub fn clean_value(s: &str) -> String {
-    crate::one_line(s, 200)
+pub(crate) fn clean_value(s: &str) -> String {
+    crate::text::one_line(s, 200)
 }
 
 fn escape(v: &str) -> String {
@@ -241,7 +256,9 @@ fn clean_comment(c: &str) -> String {
 /// Where and why a record file could not be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParseError {
+    /// The line it happened on, from 1.
     pub line: usize,
+    /// What is wrong there.
     pub msg: String,
 }
 
@@ -286,16 +303,21 @@ fn parse_move_line(line: &str) -> Result<MoveEntry, String> {
     let [ply, side, mv] = t[..] else {
         return Err(format!(
             "expected '<ply> <side> <move> [{{comment}}]' or a result, found '{}'",
-            crate::clip(line)
+            crate::text::clip(line)
         ));
     };
     let ply = ply
         .parse()
-        .map_err(|_| format!("bad ply number '{}'", crate::clip(ply)))?;
+        .map_err(|_| format!("bad ply number '{}'", crate::text::clip(ply)))?;
     let side = match side {
         "a" => Side::A,
         "b" => Side::B,
-        s => return Err(format!("side must be 'a' or 'b', not '{}'", crate::clip(s))),
+        s => {
+            return Err(format!(
+                "side must be 'a' or 'b', not '{}'",
+                crate::text::clip(s)
+            ))
+        }
     };
     Ok(MoveEntry {
         ply,

@@ -10,17 +10,17 @@
 //! with the reason in the record, and is killed; the next game that needs
 //! it starts a fresh process.
 
-use super::engine::{Engine, EngineSpec, Fault, Proto, Reply};
-use super::openings::Opening;
-use super::record::{GameResult, MoveEntry, Reason, Record};
+use crate::engine::{Engine, EngineSpec, Fault, Proto, Reply};
+use crate::openings::Opening;
+use crate::record::{GameResult, MoveEntry, Reason, Record};
 use choro_engine::{Game, MoveError, Side, Variant};
 use std::time::Duration;
 
 /// A clock: base time and increment per move.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct TimeControl {
-    pub base: Duration,
-    pub inc: Duration,
+    pub(crate) base: Duration,
+    pub(crate) inc: Duration,
 }
 
 impl TimeControl {
@@ -54,19 +54,23 @@ impl std::fmt::Display for TimeControl {
 /// What `go` carries. At least one is set.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Limits {
+    /// A clock: base time and increment.
     pub tc: Option<TimeControl>,
+    /// A fixed time per move.
     pub movetime: Option<Duration>,
+    /// A depth limit.
     pub depth: Option<u32>,
+    /// A node limit.
     pub nodes: Option<u64>,
 }
 
 impl Limits {
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.tc.is_none() && self.movetime.is_none() && self.depth.is_none() && self.nodes.is_none()
     }
 
     /// The record's `TimeControl` tag, e.g. `1+0.1`, `movetime=100ms depth=6`.
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         let mut v = Vec::new();
         if let Some(tc) = self.tc {
             v.push(tc.to_string());
@@ -87,13 +91,18 @@ impl Limits {
 /// Everything about a game that is the same for every game of a match.
 #[derive(Clone, Debug)]
 pub struct Settings {
+    /// The record's `Event` tag.
     pub event: String,
+    /// The rule code played.
     pub variant: Variant,
+    /// The board's number of columns.
     pub columns: u8,
     /// The `Opening` option's value, sent to every engine; with a Choro
     /// code it also sets the start position (`s2` or `o2`).
     pub opening: choro_engine::Opening,
+    /// The ply cap: a game reaching this many plies is a draw.
     pub draw_plies: u32,
+    /// What `go` carries.
     pub limits: Limits,
     /// How far past its time an engine may answer before it loses.
     pub margin: Duration,
@@ -111,23 +120,23 @@ pub struct GameJob {
     /// 1-based game number of the match.
     pub number: u64,
     /// 1-based pair number within the match; both games of a pair share it.
-    pub pair: u64,
-    pub pairing: usize,
+    pub(crate) pair: u64,
+    pub(crate) pairing: usize,
     /// Engine indices playing A and B.
     pub engines: [usize; 2],
-    pub opening: Opening,
+    pub(crate) opening: Opening,
 }
 
 /// A worker's own engine processes, one slot per engine of the match.
-pub struct Slot {
-    pub spec: EngineSpec,
-    pub engine: Option<Engine>,
+pub(crate) struct Slot {
+    pub(crate) spec: EngineSpec,
+    pub(crate) engine: Option<Engine>,
     /// Processes started in this slot (1 + restarts).
-    pub starts: u64,
+    pub(crate) starts: u64,
 }
 
 impl Slot {
-    pub fn new(spec: EngineSpec) -> Slot {
+    pub(crate) fn new(spec: EngineSpec) -> Slot {
         Slot {
             spec,
             engine: None,
@@ -139,9 +148,13 @@ impl Slot {
 /// A finished game.
 #[derive(Clone, Debug)]
 pub struct Played {
+    /// Which game it was: its number and who played A and B.
     pub job: GameJob,
+    /// Its record, as written to the records file.
     pub record: Record,
+    /// Its result.
     pub result: GameResult,
+    /// Why it ended.
     pub reason: Reason,
     /// For the referee's verdicts: the engine index that lost by failing.
     pub failed: Option<usize>,
@@ -192,7 +205,7 @@ fn prepare<'a>(slot: &'a mut Slot, s: &Settings, new_game: bool) -> Result<&'a m
 /// The game's own options first (to engines that list them), then the
 /// user's `option.X=Y` settings, which may override them. `Columns` is the
 /// width of a Choro board (8..16) and is not sent for Adjiboto.
-pub fn configure(e: &mut Engine, spec: &EngineSpec, s: &Settings) -> Result<(), Fault> {
+pub(crate) fn configure(e: &mut Engine, spec: &EngineSpec, s: &Settings) -> Result<(), Fault> {
     let game_opts = [
         ("Variant", s.variant.name().to_string()),
         ("Columns", s.columns.to_string()),
@@ -247,7 +260,7 @@ fn comment(r: &Reply) -> String {
 }
 
 /// Play one game. `slots` are the worker's engines, indexed as the match's.
-pub fn play(job: GameJob, slots: &mut [Slot], s: &Settings) -> Played {
+pub(crate) fn play(job: GameJob, slots: &mut [Slot], s: &Settings) -> Played {
     let start = job.opening.pos;
     let mut game = Game::new(start).with_draw_plies(s.draw_plies);
     let tc = s.limits.tc;
@@ -365,7 +378,7 @@ pub fn play(job: GameJob, slots: &mut [Slot], s: &Settings) -> Played {
     let record = Record {
         tags: tags
             .into_iter()
-            .map(|(k, v)| (k.to_string(), super::record::clean_value(&v)))
+            .map(|(k, v)| (k.to_string(), crate::record::clean_value(&v)))
             .collect(),
         moves: entries,
         result: Some(result),
@@ -404,7 +417,7 @@ fn check_move(game: &mut Game, reply: &Reply) -> Result<String, Verdict> {
             } else {
                 Reason::IllegalMove
             },
-            detail: format!("bestmove {}: {e}", crate::clip(word)),
+            detail: format!("bestmove {}: {e}", crate::text::clip(word)),
             bad_move: Some(word.clone()),
         }),
     }

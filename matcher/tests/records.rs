@@ -1,80 +1,12 @@
-//! The game record format and `choro replay`: records round-trip, and every
-//! kind of tampering is caught.
+//! The game record format and its verification: records round-trip, and
+//! every kind of tampering is caught.
 
-use choro::matcher::record::{parse_records, GameResult, MoveEntry, Reason, Record};
-use choro::matcher::replay::{replay_text, verify};
+mod games;
+
 use choro_engine::{Game, Position, Side, Variant};
-use std::process::Command;
-
-const BIN: &str = env!("CARGO_BIN_EXE_choro");
-
-/// A finished game of first legal moves from a start position, as the
-/// referee would record it.
-fn first_move_game(start: Position) -> Record {
-    let mut game = Game::new(start);
-    let mut moves = Vec::new();
-    while game.outcome().is_none() {
-        let pos = *game.position();
-        let (m, next) = pos.legal_moves()[0];
-        let m = pos.restyle(m);
-        moves.push(MoveEntry {
-            ply: pos.ply(),
-            side: pos.side_to_move(),
-            mv: m.to_string(),
-            comment: Some("1ms d1 cp 0".into()),
-        });
-        game.push(m, next);
-    }
-    let o = game.outcome().unwrap();
-    let result = GameResult::of_outcome(o);
-    let tags = [
-        ("Event", "test \"quoted\" \\ event".to_string()),
-        ("Game", "1".into()),
-        ("Variant", start.variant().name().into()),
-        ("Columns", start.width().to_string()),
-        ("DrawPlies", "1000".into()),
-        ("A", "one".into()),
-        ("B", "two".into()),
-        ("Start", start.to_string()),
-        ("Result", result.token().into()),
-        ("Reason", Reason::of_outcome(o).code().into()),
-        ("Plies", moves.len().to_string()),
-    ];
-    Record {
-        tags: tags.into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
-        moves,
-        result: Some(result),
-        line: 0,
-    }
-}
-
-fn didinga() -> Record {
-    first_move_game(Position::startpos(Variant::Didinga, 8).unwrap())
-}
-
-fn set_tag(r: &mut Record, k: &str, v: &str) {
-    match r.tags.iter_mut().find(|(n, _)| n == k) {
-        Some(t) => t.1 = v.to_string(),
-        None => r.tags.push((k.to_string(), v.to_string())),
-    }
-}
-
-/// Cut the game before its last `n` moves and call it a loss by `reason`
-/// for the side to move there.
-fn as_failure(mut r: Record, cut: usize, reason: Reason) -> Record {
-    r.moves.truncate(r.moves.len() - cut);
-    let mut g = Game::new(r.tag("Start").unwrap().parse().unwrap());
-    for m in &r.moves {
-        g.play_str(&m.mv).unwrap();
-    }
-    let loser = g.position().side_to_move();
-    r.result = Some(GameResult::loss_of(loser));
-    let (token, plies) = (GameResult::token_of(r.result), r.moves.len().to_string());
-    set_tag(&mut r, "Result", token);
-    set_tag(&mut r, "Reason", reason.code());
-    set_tag(&mut r, "Plies", &plies);
-    r
-}
+use choro_match::record::{parse_records, GameResult, Reason, Record};
+use choro_match::replay::{replay_text, verify};
+use games::{as_failure, didinga, first_move_game, set_tag};
 
 #[test]
 fn a_record_round_trips_and_verifies() {
@@ -315,48 +247,6 @@ fn unreadable_files_name_the_line() {
     let e = parse_records("[Event \"x\"]\n0 c l\n1-0\n").unwrap_err();
     assert_eq!(e.line, 2);
     assert!(replay_text("0 a l\n").is_err());
-}
-
-#[test]
-fn the_replay_command_reports_and_sets_its_exit_status() {
-    let dir = std::env::temp_dir().join(format!("choro-replay-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let good = dir.join("good.txt");
-    let r = didinga();
-    let failure = as_failure(didinga(), 1, Reason::Hang);
-    std::fs::write(&good, r.to_text() + &failure.to_text()).unwrap();
-    let out = Command::new(BIN).arg("replay").arg(&good).output().unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(0), "{stdout}");
-    assert!(
-        stdout.contains(&format!(
-            "games 2 verified 2 mismatches 0 plies {}",
-            r.moves.len() + failure.moves.len()
-        )),
-        "{stdout}"
-    );
-    assert!(stdout.contains("hang 1"), "{stdout}");
-
-    let bad = dir.join("bad.txt");
-    let mut t = r.clone();
-    t.moves[0].mv = "~a".into();
-    std::fs::write(&bad, r.to_text() + &t.to_text()).unwrap();
-    let out = Command::new(BIN).arg("replay").arg(&bad).output().unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(1), "{stdout}");
-    assert!(stdout.contains("mismatch: game 1 (line"), "{stdout}");
-    assert!(
-        stdout.contains("games 2 verified 1 mismatches 1"),
-        "{stdout}"
-    );
-
-    let out = Command::new(BIN)
-        .arg("replay")
-        .arg(dir.join("missing.txt"))
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

@@ -1,7 +1,7 @@
 //! `choro replay`: re-play recorded games with the engine crate and check
 //! every move, the side that made it, the result and the reason.
 
-use super::record::{parse_records, GameResult, Reason, Record, UNFINISHED};
+use crate::record::{parse_records, GameResult, Reason, Record, UNFINISHED};
 use choro_engine::files::Bounds;
 use choro_engine::rules::DEFAULT_DRAW_PLIES;
 use choro_engine::{Game, MoveError, Opening, Position, Side};
@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 /// What a record file reader takes: a tag or a move a line, the games of a
 /// long campaign in a file.
-pub const BOUNDS: Bounds = Bounds {
+pub(crate) const BOUNDS: Bounds = Bounds {
     line: 1 << 20,
     file: 1 << 30,
 };
@@ -17,8 +17,11 @@ pub const BOUNDS: Bounds = Bounds {
 /// What a record that checks out says (no result or reason: unfinished).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Verified {
+    /// The result the replay reaches; `None` for an unfinished game.
     pub result: Option<GameResult>,
+    /// Why the game ended; `None` for an unfinished game.
     pub reason: Option<Reason>,
+    /// The moves replayed.
     pub plies: usize,
 }
 
@@ -118,7 +121,7 @@ pub fn verify(r: &Record) -> Result<Verified, String> {
 /// Re-play `moves` from `start` with the rules (and the ply cap
 /// `draw_plies`); each move may carry the ply and the side written for it,
 /// which must be the position's. The game at the end, or what went wrong.
-pub fn play_moves<'a>(
+pub(crate) fn play_moves<'a>(
     start: Position,
     draw_plies: u32,
     moves: impl IntoIterator<Item = (&'a str, Option<(u32, Side)>)>,
@@ -127,7 +130,7 @@ pub fn play_moves<'a>(
     for (i, (word, written)) in moves.into_iter().enumerate() {
         let n = i + 1;
         // Quoted clipped: a record or part file may hold anything.
-        let mv = crate::clip(word);
+        let mv = crate::text::clip(word);
         if let Some(o) = game.outcome() {
             return Err(format!("move {n} '{mv}': the game was already over ({o})"));
         }
@@ -156,7 +159,7 @@ pub fn play_moves<'a>(
 /// say: a rules' end must be the rules' own result; a referee's verdict (an
 /// engine's failure) must come while the game goes on and be a loss for the
 /// side to move. `bad_move`, when given, is checked against the reason.
-pub fn check_end(
+pub(crate) fn check_end(
     game: &Game,
     result: GameResult,
     reason: Reason,
@@ -200,7 +203,7 @@ pub fn check_end(
 }
 
 /// A record marked unfinished (`*`): its game must not be over at its end.
-pub fn check_unfinished(game: &Game) -> Result<(), String> {
+pub(crate) fn check_unfinished(game: &Game) -> Result<(), String> {
     match game.outcome() {
         Some(o) => Err(format!(
             "[Result \"{UNFINISHED}\"] marks the game unfinished, but it is over at ply {} ({o}): \
@@ -239,13 +242,14 @@ fn check_bad_move(pos: &Position, reason: Reason, bad: &str) -> Result<(), Strin
 /// The outcome of replaying a file.
 #[derive(Clone, Debug, Default)]
 pub struct ReplaySummary {
-    pub games: usize,
+    pub(crate) games: usize,
+    /// The games that check out.
     pub verified: usize,
     /// `(game label, what is wrong)` for each record that does not check out.
     pub mismatches: Vec<(String, String)>,
-    pub results: BTreeMap<&'static str, usize>,
-    pub reasons: BTreeMap<Reason, usize>,
-    pub plies: usize,
+    pub(crate) results: BTreeMap<&'static str, usize>,
+    pub(crate) reasons: BTreeMap<Reason, usize>,
+    pub(crate) plies: usize,
 }
 
 fn label(r: &Record, index: usize) -> String {

@@ -10,12 +10,14 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 /// The file format's name and version, in every header.
-pub const FORMAT: &str = "choro-part 1";
+pub(crate) const FORMAT: &str = "choro-part 1";
 
 /// The K-th of N parts, counted from 1.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Job {
+    /// This part's number, from 1.
     pub k: u64,
+    /// How many parts the run has.
     pub n: u64,
 }
 
@@ -25,13 +27,13 @@ impl std::str::FromStr for Job {
     fn from_str(s: &str) -> Result<Job, String> {
         let (k, n) = s
             .split_once('/')
-            .ok_or_else(|| format!("'{}' is not K/N", crate::clip(s)))?;
+            .ok_or_else(|| format!("'{}' is not K/N", crate::text::clip(s)))?;
         let k: u64 = k
             .parse()
-            .map_err(|_| format!("'{}': K is not a number", crate::clip(s)))?;
+            .map_err(|_| format!("'{}': K is not a number", crate::text::clip(s)))?;
         let n: u64 = n
             .parse()
-            .map_err(|_| format!("'{}': N is not a number", crate::clip(s)))?;
+            .map_err(|_| format!("'{}': N is not a number", crate::text::clip(s)))?;
         if n == 0 || k == 0 || k > n || n > 1_000_000 {
             return Err(format!("'{s}': K/N needs 1 <= K <= N <= 1000000"));
         }
@@ -64,7 +66,7 @@ pub fn header(kind: &str, job: Job, units: usize, settings: Value) -> Value {
         "format": FORMAT,
         "kind": kind,
         "choro": env!("CARGO_PKG_VERSION"),
-        "commit": env!("CHORO_COMMIT"),
+        "commit": crate::COMMIT,
         "command": command_line(),
         "settings": settings,
         "job": [job.k, job.n],
@@ -95,7 +97,7 @@ fn command_line() -> Vec<String> {
 
 /// What a part file reader takes: a line is a result or a game (a game of
 /// about 100,000 plies fits in 4 MiB).
-pub const BOUNDS: Bounds = Bounds {
+pub(crate) const BOUNDS: Bounds = Bounds {
     line: 4 << 20,
     file: 1 << 30,
 };
@@ -119,15 +121,19 @@ pub fn write(out: Replace, header: &Value, results: &[Value]) -> Result<(), Stri
 /// One part file, read and checked on its own.
 #[derive(Clone, Debug)]
 pub struct Part {
+    /// The file it was read from.
     pub path: PathBuf,
+    /// Its header line.
     pub header: Value,
+    /// Which part of the run it is.
     pub job: Job,
+    /// Its result lines, in order.
     pub results: Vec<Value>,
 }
 
 impl Part {
     /// Read a part file; an error names the file and the line.
-    pub fn read(path: &Path) -> Result<Part, String> {
+    pub(crate) fn read(path: &Path) -> Result<Part, String> {
         let at = |n: usize, m: String| format!("{}:{n}: {m}", path.display());
         let text = files::read_text(path, BOUNDS)?;
         let mut lines = Vec::new();
@@ -186,7 +192,7 @@ impl Part {
 /// How two match parts' settings differ in meaning (`choro match`'s own
 /// comparison, given by the caller: the match runner sits above this
 /// module), or `None` when they would give the same games.
-pub type MatchDifference = fn(&Value, &Value) -> Option<String>;
+pub(crate) type MatchDifference = fn(&Value, &Value) -> Option<String>;
 
 /// Read the part files of one run: the same kind, choro version, commit,
 /// settings (by meaning: `settings_difference`, a match's by
@@ -212,8 +218,8 @@ pub fn read_all(paths: &[PathBuf], match_difference: MatchDifference) -> Result<
                      from one run",
                     p.path.display(),
                     first.path.display(),
-                    crate::one_line(&p.header[key].to_string(), 200),
-                    crate::one_line(&first.header[key].to_string(), 200),
+                    crate::text::one_line(&p.header[key].to_string(), 200),
+                    crate::text::one_line(&first.header[key].to_string(), 200),
                 ));
             }
         }
@@ -298,8 +304,8 @@ fn json_difference(path: &str, a: &Value, b: &Value) -> Option<String> {
             .find_map(|(i, (p, q))| json_difference(&format!("{path}[{i}]"), p, q)),
         _ => Some(format!(
             "{path} ({} against {})",
-            crate::one_line(&a.to_string(), 100),
-            crate::one_line(&b.to_string(), 100)
+            crate::text::one_line(&a.to_string(), 100),
+            crate::text::one_line(&b.to_string(), 100)
         )),
     }
 }

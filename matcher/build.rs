@@ -1,5 +1,6 @@
-//! Records the commit the binary was built from, for the provenance lines
-//! of `choro solve`'s save files and books ("unknown" outside a git checkout).
+//! Records the commit the binaries were built from (`choro_match::COMMIT`),
+//! for the provenance lines of part files and of `choro solve`'s save files
+//! and books ("unknown" outside a git checkout).
 
 use std::process::Command;
 

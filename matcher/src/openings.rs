@@ -15,7 +15,7 @@ use choro_engine::{Game, Opening as Mode, Phase, Position, Variant};
 use std::fmt;
 
 /// What an openings file reader takes: a position string a line.
-pub const BOUNDS: Bounds = Bounds {
+pub(crate) const BOUNDS: Bounds = Bounds {
     line: 64 << 10,
     file: 64 << 20,
 };
@@ -23,6 +23,7 @@ pub const BOUNDS: Bounds = Bounds {
 /// A game's start position and where it came from.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Opening {
+    /// The start position.
     pub pos: Position,
     /// For the record's `Book` tag, e.g. `openings.txt:12` or
     /// `random 4 plies seed 1 #3: l a k b`.
@@ -34,7 +35,9 @@ pub struct Opening {
 pub enum OpeningPlan {
     /// Positions of a file, used in order and from the top again when used up.
     File {
+        /// The file, as given.
         path: String,
+        /// Each position with its line in the file.
         positions: Vec<(usize, Position)>,
     },
     /// `plies` random legal moves from the start position (0: the start).
@@ -42,7 +45,14 @@ pub enum OpeningPlan {
     /// blind starts and race decisions to the end of the race, then the
     /// `plies`. Without it, a start in the simultaneous opening takes no
     /// random ply (`plies` must be 0): the engines choose blind.
-    Random { plies: u32, seed: u64, race: bool },
+    Random {
+        /// Random plies after the start (or after the race).
+        plies: u32,
+        /// The seed of the random choices.
+        seed: u64,
+        /// Whether the blind starts and the race are played at random first.
+        race: bool,
+    },
 }
 
 /// How many random games are tried for one opening before giving up.
@@ -113,7 +123,7 @@ pub fn load_file(
 
 impl OpeningPlan {
     /// Opening number `k` (0-based) from the start position `start`.
-    pub fn opening(
+    pub(crate) fn opening(
         &self,
         k: u64,
         start: Position,

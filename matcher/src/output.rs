@@ -6,10 +6,10 @@
 //! line of text next to a table that is redrawn anyway, and a dependency
 //! would buy nothing the twenty lines below do not.
 
-use super::record::Reason;
-use super::referee::Played;
-use super::scheduler::{MatchConfig, MatchSummary, Tally};
-use super::stats::{Estimate, SprtDecision};
+use crate::record::Reason;
+use crate::referee::Played;
+use crate::scheduler::{MatchConfig, MatchSummary, Tally};
+use crate::stats::{Estimate, SprtDecision};
 use serde_json::{json, Value};
 use std::io::Write;
 use std::time::{Duration, Instant};
@@ -57,7 +57,7 @@ fn elo_text(e: Option<Estimate>) -> String {
 
 /// The estimate a report shows: from game pairs when there are any (the
 /// honest variance for paired games), otherwise from single games.
-pub fn best_estimate(t: &super::scheduler::PairingTally) -> Option<Estimate> {
+pub(crate) fn best_estimate(t: &crate::scheduler::PairingTally) -> Option<Estimate> {
     if t.penta.pairs() > 0 {
         t.penta.estimate()
     } else {
@@ -137,7 +137,7 @@ fn game_line(p: &Played, t: &Tally) -> String {
 }
 
 /// The live display on standard error.
-pub struct Live {
+pub(crate) struct Live {
     tty: bool,
     drawn: usize,
     last: Option<Instant>,
@@ -145,7 +145,7 @@ pub struct Live {
 }
 
 impl Live {
-    pub fn new(tty: bool, quiet: bool) -> Live {
+    pub(crate) fn new(tty: bool, quiet: bool) -> Live {
         Live {
             tty,
             drawn: 0,
@@ -154,7 +154,7 @@ impl Live {
         }
     }
 
-    pub fn update(&mut self, p: &Played, t: &Tally) {
+    pub(crate) fn update(&mut self, p: &Played, t: &Tally) {
         if self.quiet {
             return;
         }
@@ -196,7 +196,7 @@ impl Live {
 }
 
 /// The final report, as printed on standard output.
-pub fn report(cfg: &MatchConfig, m: &MatchSummary) -> Vec<String> {
+pub(crate) fn report(cfg: &MatchConfig, m: &MatchSummary) -> Vec<String> {
     let t = &m.tally;
     let s = &cfg.settings;
     let mut v = vec![format!(
@@ -332,7 +332,7 @@ fn reasons_json<'a>(it: impl Iterator<Item = (&'a Reason, &'a u64)>) -> Value {
 
 /// The JSON summary (MATCH.md documents the keys). Infinite Elo bounds
 /// are written as `null`.
-pub fn summary_json(cfg: &MatchConfig, m: &MatchSummary) -> Value {
+pub(crate) fn summary_json(cfg: &MatchConfig, m: &MatchSummary) -> Value {
     let t = &m.tally;
     let s = &cfg.settings;
     let engines: Vec<Value> = cfg
@@ -349,7 +349,7 @@ pub fn summary_json(cfg: &MatchConfig, m: &MatchSummary) -> Value {
                 "name": e.name,
                 "cmd": e.cmd,
                 "args": e.args,
-                "proto": match e.proto { super::engine::Proto::Ugi => "ugi", super::engine::Proto::Uci => "uci" },
+                "proto": match e.proto { crate::engine::Proto::Ugi => "ugi", crate::engine::Proto::Uci => "uci" },
                 "options": opts,
                 "failures": reasons_json(t.failures[i].iter()),
             })

@@ -14,7 +14,7 @@
 //! are correlated, so the pentanomial variance is the honest one for them.
 
 /// The two-sided 95% quantile of the standard normal distribution.
-pub const Z95: f64 = 1.959_963_984_540_054;
+pub(crate) const Z95: f64 = 1.959_963_984_540_054;
 
 /// The expected score of a player `elo` points stronger.
 pub fn score_from_elo(elo: f64) -> f64 {
@@ -56,14 +56,17 @@ fn erf(x: f64) -> f64 {
 /// One game's result from the first engine's side.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum GameScore {
+    /// A win.
     Win,
+    /// A draw.
     Draw,
+    /// A loss.
     Loss,
 }
 
 impl GameScore {
     /// Half points: 2 for a win, 1 for a draw, 0 for a loss.
-    pub fn half_points(self) -> u8 {
+    pub(crate) fn half_points(self) -> u8 {
         match self {
             GameScore::Win => 2,
             GameScore::Draw => 1,
@@ -72,7 +75,7 @@ impl GameScore {
     }
 
     /// The same game from the other engine's side.
-    pub fn flip(self) -> GameScore {
+    pub(crate) fn flip(self) -> GameScore {
         match self {
             GameScore::Win => GameScore::Loss,
             GameScore::Draw => GameScore::Draw,
@@ -84,12 +87,14 @@ impl GameScore {
 /// Win, draw and loss counts (the trinomial model).
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Wdl {
-    pub wins: u64,
-    pub draws: u64,
+    pub(crate) wins: u64,
+    pub(crate) draws: u64,
+    /// Losses.
     pub losses: u64,
 }
 
 impl Wdl {
+    /// The counts given.
     pub fn new(wins: u64, draws: u64, losses: u64) -> Wdl {
         Wdl {
             wins,
@@ -98,7 +103,7 @@ impl Wdl {
         }
     }
 
-    pub fn add(&mut self, s: GameScore) {
+    pub(crate) fn add(&mut self, s: GameScore) {
         match s {
             GameScore::Win => self.wins += 1,
             GameScore::Draw => self.draws += 1,
@@ -106,6 +111,7 @@ impl Wdl {
         }
     }
 
+    /// Games counted.
     pub fn games(&self) -> u64 {
         self.wins + self.draws + self.losses
     }
@@ -142,6 +148,7 @@ impl Penta {
         self.0[(first.half_points() + second.half_points()) as usize] += 1;
     }
 
+    /// Game pairs counted.
     pub fn pairs(&self) -> u64 {
         self.0.iter().sum()
     }
@@ -219,9 +226,11 @@ pub struct Estimate {
     pub score: f64,
     /// Standard error of `score`.
     pub stderr: f64,
+    /// The Elo difference that `score` means.
     pub elo: f64,
     /// The 95% interval of the Elo difference (bounds may be infinite).
     pub elo_low: f64,
+    /// The upper bound of the 95% interval.
     pub elo_high: f64,
     /// Likelihood of superiority: the probability that the first engine is
     /// the stronger, under the normal approximation.
@@ -252,7 +261,7 @@ impl Estimate {
 
     /// Half the width of the interval, the "±" figure (infinite when a
     /// bound is).
-    pub fn elo_margin(&self) -> f64 {
+    pub(crate) fn elo_margin(&self) -> f64 {
         (self.elo_high - self.elo_low) / 2.0
     }
 }
@@ -260,10 +269,10 @@ impl Estimate {
 /// The SPRT's hypotheses and error rates.
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub struct Sprt {
-    pub elo0: f64,
-    pub elo1: f64,
-    pub alpha: f64,
-    pub beta: f64,
+    pub(crate) elo0: f64,
+    pub(crate) elo1: f64,
+    pub(crate) alpha: f64,
+    pub(crate) beta: f64,
 }
 
 /// Which hypothesis a crossed bound accepts.
@@ -276,7 +285,7 @@ pub enum SprtDecision {
 }
 
 /// The text of the stop by the SPRT, as the report gives it.
-pub fn sprt_stop(d: SprtDecision) -> String {
+pub(crate) fn sprt_stop(d: SprtDecision) -> String {
     format!(
         "SPRT: {} accepted",
         match d {

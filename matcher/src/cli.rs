@@ -1,14 +1,14 @@
 //! The `choro match` and `choro replay` command lines (MATCH.md).
 
-use super::engine::EngineSpec;
-use super::openings::{self, OpeningPlan};
-use super::output::{self, Live};
-use super::record::{GameResult, Reason};
-use super::referee::Played;
-use super::referee::{Limits, Settings, TimeControl};
-use super::replay;
-use super::scheduler::{self, MatchConfig};
-use super::stats::{sprt_stop, Sprt};
+use crate::engine::EngineSpec;
+use crate::openings::{self, OpeningPlan};
+use crate::output::{self, Live};
+use crate::record::{GameResult, Reason};
+use crate::referee::Played;
+use crate::referee::{Limits, Settings, TimeControl};
+use crate::replay;
+use crate::scheduler::{self, MatchConfig};
+use crate::stats::{sprt_stop, Sprt};
 use choro_engine::files::{self, Append, Replace};
 use choro_engine::{Opening, Variant};
 use std::io::{IsTerminal, Write};
@@ -20,94 +20,94 @@ use std::time::Duration;
 #[derive(clap::Args, Debug, Clone)]
 pub struct MatchArgs {
     #[command(flatten)]
-    pub engines: EngineArgs,
+    pub(crate) engines: EngineArgs,
     /// The first engine plays each of the others (default: round robin).
     #[arg(long)]
-    pub gauntlet: bool,
+    pub(crate) gauntlet: bool,
     /// Games per pairing; even, as games come in colour-swapped pairs.
     #[arg(long, default_value_t = 2)]
-    pub games: u64,
+    pub(crate) games: u64,
     /// Rule code.
     #[arg(long, default_value = "didinga", value_parser = ["didinga", "lango", "acholi", "adjiboto"])]
-    pub variant: String,
+    pub(crate) variant: String,
     /// Board width (Didinga: 8..16).
     #[arg(long)]
-    pub columns: Option<u8>,
+    pub(crate) columns: Option<u8>,
     /// Opening mode of the Choro codes (the engines' Opening option, and the
     /// start position: s2 or o2).
     #[arg(long, default_value = "simultaneous", value_parser = ["sequential", "simultaneous"])]
-    pub opening: String,
+    pub(crate) opening: String,
     /// Openings file: one position string a line, '#' comments.
     #[arg(long)]
-    pub openings: Option<String>,
+    pub(crate) openings: Option<String>,
     /// Without --openings: random legal openings of this many plies
     /// (default 4; 0 in the simultaneous opening without --random-blind,
     /// where the engines make the blind choices).
     #[arg(long, conflicts_with = "openings")]
-    pub random_plies: Option<u32>,
+    pub(crate) random_plies: Option<u32>,
     /// Simultaneous opening: random openings play random blind choices and
     /// race decisions to the end of the race, then --random-plies plies.
     #[arg(long, conflicts_with = "openings")]
-    pub random_blind: bool,
+    pub(crate) random_blind: bool,
     /// Seed of the random openings.
     #[arg(long, default_value_t = 1)]
-    pub seed: u64,
+    pub(crate) seed: u64,
     /// Time control base+increment in seconds, e.g. 10+0.1.
     #[arg(long)]
-    pub tc: Option<String>,
+    pub(crate) tc: Option<String>,
     /// Fixed time per move, milliseconds.
     #[arg(long)]
-    pub movetime: Option<u64>,
+    pub(crate) movetime: Option<u64>,
     /// Fixed depth per move.
     #[arg(long)]
-    pub depth: Option<u32>,
+    pub(crate) depth: Option<u32>,
     /// Fixed nodes per move.
     #[arg(long)]
-    pub nodes: Option<u64>,
+    pub(crate) nodes: Option<u64>,
     /// Milliseconds an engine may overrun its time before it forfeits.
     #[arg(long, default_value_t = 50)]
-    pub margin: u64,
+    pub(crate) margin: u64,
     /// Milliseconds a move may take when no time limit applies.
     #[arg(long, default_value_t = 60_000)]
-    pub move_timeout: u64,
+    pub(crate) move_timeout: u64,
     /// Milliseconds for an engine's handshake and each isready.
     #[arg(long, default_value_t = 10_000)]
-    pub start_timeout: u64,
+    pub(crate) start_timeout: u64,
     /// Milliseconds an engine past its deadline has to answer stop.
     #[arg(long, default_value_t = 1_000)]
-    pub stop_grace: u64,
+    pub(crate) stop_grace: u64,
     /// Games played at once.
     #[arg(long, default_value_t = 1)]
-    pub concurrency: usize,
+    pub(crate) concurrency: usize,
     /// The ply cap: a game reaching this many plies is a draw.
     #[arg(long, default_value_t = 1000)]
-    pub draw_plies: u32,
+    pub(crate) draw_plies: u32,
     /// Stop early by the SPRT: elo0=E0 elo1=E1 [alpha=0.05] [beta=0.05].
     #[arg(long, num_args = 2..=4, value_name = "KEY=VALUE")]
-    pub sprt: Option<Vec<String>>,
+    pub(crate) sprt: Option<Vec<String>>,
     /// Write every game to this file (MATCH.md, "Game records").
     #[arg(long)]
-    pub records: Option<PathBuf>,
+    pub(crate) records: Option<PathBuf>,
     /// Write the JSON summary to this file.
     #[arg(long)]
-    pub json: Option<PathBuf>,
+    pub(crate) json: Option<PathBuf>,
     /// The records' Event tag.
     #[arg(long, default_value = "choro match")]
-    pub event: String,
+    pub(crate) event: String,
     /// No live table on standard error.
     #[arg(long)]
-    pub quiet: bool,
+    pub(crate) quiet: bool,
     /// Play only the K-th of N parts of the game pairs and write its games
     /// to the part file for `choro merge` (README.md, "Clusters").
     #[arg(long, value_name = "K/N")]
-    pub job: Option<crate::parts::Job>,
+    pub(crate) job: Option<crate::parts::Job>,
     /// With --job: the part file (default match-K-of-N.jsonl).
     #[arg(long, requires = "job")]
-    pub out: Option<PathBuf>,
+    pub(crate) out: Option<PathBuf>,
     /// Check the command line and start every engine once (handshake and
     /// options), then stop: no game played, no file written.
     #[arg(long)]
-    pub dry_run: bool,
+    pub(crate) dry_run: bool,
 }
 
 /// `choro match`'s options alone, to read a part file's settings back.
@@ -121,7 +121,7 @@ struct MatchLine {
 /// The words of each `--engine`, one list per occurrence. Written by hand:
 /// clap's derive cannot keep occurrences apart without an unstable feature.
 #[derive(Debug, Clone, Default)]
-pub struct EngineArgs(pub Vec<Vec<String>>);
+pub(crate) struct EngineArgs(pub(crate) Vec<Vec<String>>);
 
 impl clap::FromArgMatches for EngineArgs {
     fn from_arg_matches(m: &clap::ArgMatches) -> Result<Self, clap::Error> {
@@ -164,7 +164,7 @@ impl clap::Args for EngineArgs {
 pub struct ReplayArgs {
     /// Record files written by `choro match`.
     #[arg(required = true)]
-    pub files: Vec<PathBuf>,
+    pub(crate) files: Vec<PathBuf>,
 }
 
 fn parse_sprt(words: &[String]) -> Result<Sprt, String> {
@@ -195,7 +195,7 @@ fn parse_sprt(words: &[String]) -> Result<Sprt, String> {
 }
 
 /// Check the command line and turn it into a match.
-pub fn config(a: &MatchArgs) -> Result<MatchConfig, String> {
+pub(crate) fn config(a: &MatchArgs) -> Result<MatchConfig, String> {
     let variant: Variant = a.variant.parse().map_err(|e| format!("--variant: {e}"))?;
     let columns = a.columns.unwrap_or(variant.default_width());
     if !variant.widths().contains(&columns) {
@@ -355,8 +355,8 @@ fn meaning(cfg: &MatchConfig) -> Vec<(String, String)> {
         words.push(format!(
             "proto={}",
             match e.proto {
-                super::engine::Proto::Ugi => "ugi",
-                super::engine::Proto::Uci => "uci",
+                crate::engine::Proto::Ugi => "ugi",
+                crate::engine::Proto::Uci => "uci",
             }
         ));
         words.extend(e.options.iter().map(|(k, x)| format!("option.{k}={x}")));
@@ -437,8 +437,8 @@ pub fn settings_difference(a: &serde_json::Value, b: &serde_json::Value) -> Opti
             format!(
                 "{} ({} against {})",
                 x.0,
-                crate::one_line(&x.1, 100),
-                crate::one_line(&y.1, 100)
+                crate::text::one_line(&x.1, 100),
+                crate::text::one_line(&y.1, 100)
             )
         } else {
             // Lists of different shapes (other engines, another openings

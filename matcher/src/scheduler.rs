@@ -3,12 +3,12 @@
 //! processes, and the tally the main thread keeps as games come in, with
 //! the SPRT stop.
 
-use super::engine::{Engine, EngineSpec};
-use super::openings::OpeningPlan;
-use super::record::{GameResult, Reason};
-use super::referee::{self, GameJob, Played, Settings, Slot};
-use super::stats::{GameScore, Penta, Sprt, SprtDecision, Wdl};
+use crate::engine::{Engine, EngineSpec};
+use crate::openings::OpeningPlan;
 use crate::parts::Job;
+use crate::record::{GameResult, Reason};
+use crate::referee::{self, GameJob, Played, Settings, Slot};
+use crate::stats::{GameScore, Penta, Sprt, SprtDecision, Wdl};
 use choro_engine::Position;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -19,14 +19,18 @@ use std::time::{Duration, Instant};
 /// A whole match.
 #[derive(Clone, Debug)]
 pub struct MatchConfig {
+    /// The engines, in the order given.
     pub engines: Vec<EngineSpec>,
     /// The first engine plays each of the others; otherwise every engine
     /// plays every other.
     pub gauntlet: bool,
     /// Games per pairing (even: games come in pairs).
     pub games: u64,
+    /// What is the same for every game.
     pub settings: Settings,
+    /// Where the games start.
     pub openings: OpeningPlan,
+    /// How many games are played at once.
     pub concurrency: usize,
     /// Only for a match of one pairing; stops after the first complete game
     /// pair, in the order of the schedule, whose LLR crosses a bound (not in
@@ -38,19 +42,21 @@ pub struct MatchConfig {
 
 /// Two engines that meet; scores are counted from `first`'s side.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Pairing {
-    pub first: usize,
-    pub second: usize,
+pub(crate) struct Pairing {
+    pub(crate) first: usize,
+    pub(crate) second: usize,
 }
 
 /// The results of one pairing so far.
 #[derive(Clone, Debug, Default)]
 pub struct PairingTally {
+    /// Every game's win, draw and loss, from `first`'s side.
     pub wdl: Wdl,
+    /// The completed game pairs.
     pub penta: Penta,
-    pub reasons: BTreeMap<Reason, u64>,
+    pub(crate) reasons: BTreeMap<Reason, u64>,
     /// Games played with `first` as A, and their W/D/L from `first`'s side.
-    pub first_as_a: Wdl,
+    pub(crate) first_as_a: Wdl,
     /// The first game of each pair whose second game is still out.
     pending: HashMap<u64, GameScore>,
 }
@@ -58,24 +64,30 @@ pub struct PairingTally {
 /// The SPRT's standing.
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub struct SprtState {
+    /// The test.
     pub sprt: Sprt,
+    /// The log-likelihood ratio so far.
     pub llr: f64,
+    /// The decision, once a bound is crossed.
     pub decision: Option<SprtDecision>,
 }
 
 /// Everything counted so far.
 #[derive(Clone, Debug)]
 pub struct Tally {
-    pub names: Vec<String>,
-    pub pairings: Vec<Pairing>,
+    pub(crate) names: Vec<String>,
+    pub(crate) pairings: Vec<Pairing>,
+    /// One tally per pairing, in the schedule's order.
     pub per_pairing: Vec<PairingTally>,
-    pub planned: u64,
+    pub(crate) planned: u64,
+    /// Games finished.
     pub played: u64,
-    pub plies: u64,
+    pub(crate) plies: u64,
     /// Per engine: the games it lost by failing, by reason.
     pub failures: Vec<BTreeMap<Reason, u64>>,
+    /// The SPRT's standing, for a match that runs one.
     pub sprt: Option<SprtState>,
-    pub started: Instant,
+    pub(crate) started: Instant,
 }
 
 impl Tally {
@@ -105,7 +117,7 @@ impl Tally {
 
     /// Count one finished game: `choro match` as games come in, `choro
     /// merge` for the games of its parts, in the order of their numbers.
-    pub fn add_game(
+    pub(crate) fn add_game(
         &mut self,
         job: &GameJob,
         result: GameResult,
@@ -142,7 +154,7 @@ impl Tally {
     }
 
     /// Points and games of each engine over all its pairings.
-    pub fn standings(&self) -> Vec<(f64, u64)> {
+    pub(crate) fn standings(&self) -> Vec<(f64, u64)> {
         let mut v = vec![(0.0, 0u64); self.names.len()];
         for (p, t) in self.pairings.iter().zip(&self.per_pairing) {
             let g = t.wdl.games();
@@ -158,16 +170,17 @@ impl Tally {
 /// How a match ended.
 #[derive(Clone, Debug)]
 pub struct MatchSummary {
+    /// What was counted.
     pub tally: Tally,
     /// Wall time of the match; none for a merge of parts (a part file holds
     /// no times, so that a part run twice writes the same file).
-    pub elapsed: Option<Duration>,
+    pub(crate) elapsed: Option<Duration>,
     /// Why it stopped before every game was played, if it did.
     pub stopped_early: Option<String>,
 }
 
 /// The pairings of a match, in order.
-pub fn pairings(engines: usize, gauntlet: bool) -> Vec<Pairing> {
+pub(crate) fn pairings(engines: usize, gauntlet: bool) -> Vec<Pairing> {
     let mut v = Vec::new();
     for first in 0..engines {
         for second in first + 1..engines {
@@ -183,7 +196,7 @@ pub fn pairings(engines: usize, gauntlet: bool) -> Vec<Pairing> {
 /// options the user named): the pairings and the games this run would play
 /// (a part's only), or why it cannot start. `choro match --dry-run` stops
 /// here.
-pub fn check(cfg: &MatchConfig) -> Result<(Vec<Pairing>, Vec<GameJob>), String> {
+pub(crate) fn check(cfg: &MatchConfig) -> Result<(Vec<Pairing>, Vec<GameJob>), String> {
     let n = cfg.engines.len();
     if n < 2 {
         return Err("a match needs at least two engines".into());
@@ -306,7 +319,7 @@ pub fn run(
                 }) = tally.sprt
                 {
                     stop.store(true, Ordering::SeqCst);
-                    stopped_early = Some(super::stats::sprt_stop(d));
+                    stopped_early = Some(crate::stats::sprt_stop(d));
                     closed = true;
                     break;
                 }
@@ -329,7 +342,7 @@ pub fn run(
 /// k, a colour-swapped pair for every pairing. Game and pair numbers count
 /// from 1; a part plays the pairs of its range, with the same numbers,
 /// openings and seeds as the whole match.
-pub fn jobs(cfg: &MatchConfig, pairings: &[Pairing]) -> Result<Vec<GameJob>, String> {
+pub(crate) fn jobs(cfg: &MatchConfig, pairings: &[Pairing]) -> Result<Vec<GameJob>, String> {
     let s = &cfg.settings;
     let start = Position::start(s.variant, s.columns, s.opening).map_err(|e| e.to_string())?;
     let pairs = cfg.games / 2;
@@ -357,7 +370,7 @@ pub fn jobs(cfg: &MatchConfig, pairings: &[Pairing]) -> Result<Vec<GameJob>, Str
 }
 
 /// A tally of no games yet.
-pub fn empty_tally(cfg: &MatchConfig, pairings: Vec<Pairing>, planned: u64) -> Tally {
+pub(crate) fn empty_tally(cfg: &MatchConfig, pairings: Vec<Pairing>, planned: u64) -> Tally {
     Tally {
         names: cfg.engines.iter().map(|e| e.name.clone()).collect(),
         per_pairing: vec![PairingTally::default(); pairings.len()],

@@ -1,7 +1,7 @@
 //! The match statistics against values worked out by hand (the arithmetic
 //! is written beside each figure).
 
-use choro::matcher::stats::{
+use choro_match::stats::{
     elo_from_score, normal_cdf, score_from_elo, GameScore, Penta, Sprt, SprtDecision, Wdl,
 };
 
