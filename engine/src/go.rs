@@ -430,7 +430,13 @@ impl Searcher {
             )
         {
             let book = self.book;
-            let known = |bg: &BlindGame| book.then(|| book::builtin().blind_values(bg)).flatten();
+            let known = |bg: &BlindGame| {
+                if book {
+                    book::builtin().blind_known(bg)
+                } else {
+                    Vec::new()
+                }
+            };
             let mut run = blind::BlindRun {
                 tt: &mut self.tt,
                 opts: self.ab,

@@ -795,3 +795,113 @@ fn the_searcher_solves_within_its_time() {
         .1
     );
 }
+
+/// The shipped `*.cells` files (issue 30 item 5): every line a cell of its
+/// code's blind start, Acholi's 81 cells all there (so its start is played
+/// from the exact game: value 0, A's l and ~k, B's a and p, half each),
+/// Didinga's 53 proven of 64.
+#[test]
+fn shipped_cells_are_cells_of_the_start_and_acholi_is_exact() {
+    use choro_engine::blind::BlindGame;
+    use choro_engine::Opening;
+    let files = [(Variant::Acholi, 81), (Variant::Didinga, 53)];
+    assert_eq!(book::BUILTIN_CELLS.len(), files.len());
+    for (text, (variant, want)) in book::BUILTIN_CELLS.iter().zip(files) {
+        let cells = book::parse_cells(text).unwrap();
+        assert_eq!(cells.len(), want, "{variant}");
+        let start = Position::start(variant, 8, Opening::Simultaneous).unwrap();
+        let bg = BlindGame::of(&start).unwrap();
+        let all: Vec<Position> = bg.cells.iter().flatten().map(|c| c.with_ply(0)).collect();
+        for (p, _) in &cells {
+            assert!(all.iter().any(|c| c.same_state(p)), "{p} is not a cell");
+        }
+        let known = book::builtin().blind_known(&bg);
+        assert_eq!(known.iter().flatten().filter(|v| v.is_some()).count(), want);
+    }
+    // Acholi's start is played from the exact game of the proven cells.
+    use choro_engine::search::{Info, Limits, SearchConfig, SearchControl};
+    use choro_engine::{Game, Searcher};
+    let start = Position::start(Variant::Acholi, 8, Opening::Simultaneous).unwrap();
+    let bg = BlindGame::of(&start).unwrap();
+    assert!(book::builtin().blind_values(&bg).is_some());
+    let mut s = Searcher::new(SearchConfig::default());
+    for round in 0..6 {
+        let mut lines = Vec::new();
+        let mut game = Game::new(start);
+        let r = s.search(
+            &game,
+            &Limits::default(),
+            &SearchControl::default(),
+            &mut |i: &Info| lines.extend(i.string.clone()),
+        );
+        assert_eq!(
+            lines[0],
+            "blind 9x9 from the book of solved cells: value 0.0000 for A; \
+             A l:0.5000 ~k:0.5000; B a:0.5000 p:0.5000",
+            "round {round}"
+        );
+        let a = r.best.unwrap();
+        assert!(["l", "~k"].contains(&a.to_string().as_str()), "{a}");
+        game.play(&a).unwrap();
+        let r = s.search(
+            &game,
+            &Limits::default(),
+            &SearchControl::default(),
+            &mut |_| {},
+        );
+        let b = r.best.unwrap().to_string();
+        assert!(["a", "p"].contains(&b.as_str()), "{b}");
+    }
+    // Didinga's proven cells replace their searched values.
+    let start = Position::start(Variant::Didinga, 8, Opening::Simultaneous).unwrap();
+    let mut lines = Vec::new();
+    s.search(
+        &Game::new(start),
+        &Limits {
+            depth: Some(1),
+            ..Limits::default()
+        },
+        &SearchControl::default(),
+        &mut |i: &Info| lines.extend(i.string.clone()),
+    );
+    assert_eq!(
+        lines[0],
+        "blind 53 of 64 cells from the book of solved cells, the rest searched"
+    );
+}
+
+/// A second method for the cells (their signs came from df-pn): the plain
+/// checker, by exhaustive recursion with a small budget a cell, confirms
+/// the winner's forced end where it can, and finds no cell whose other
+/// side forces one.
+#[test]
+fn shipped_cells_agree_with_the_plain_checker() {
+    for text in book::BUILTIN_CELLS {
+        let mut confirmed = 0;
+        for (pos, sign) in book::parse_cells(text).unwrap() {
+            let me = pos.side_to_move();
+            if sign == 0 {
+                continue;
+            }
+            let (winner, loser) = if sign > 0 {
+                (me, me.other())
+            } else {
+                (me.other(), me)
+            };
+            let mut c = Checker::new(20_000);
+            for plies in [1, 3, 5, 7, 9] {
+                match c.forces(&pos, loser, plies) {
+                    Ok(true) => panic!("{pos}: {loser} forces a win within {plies} plies"),
+                    Ok(false) | Err(CheckError::Budget) => {}
+                    Err(e) => panic!("{pos}: {e}"),
+                }
+                if let Ok(true) = c.forces(&pos, winner, plies) {
+                    confirmed += 1;
+                    break;
+                }
+            }
+        }
+        eprintln!("cells confirmed by the plain checker within 9 plies: {confirmed}");
+        assert!(confirmed > 0);
+    }
+}

@@ -62,9 +62,10 @@ pub(crate) struct BlindRun<'a> {
     pub threads: usize,
     pub seed: u64,
     pub move_overhead: Duration,
-    /// The matrix of proven cell values for A, where they are all known
-    /// (the book of solved positions, when it is on).
-    pub known: &'a dyn Fn(&BlindGame) -> Option<Vec<Vec<f64>>>,
+    /// The proven cell values for A (+1, 0, -1; `None` where a cell is
+    /// not proven), from the book of solved positions and cells when it
+    /// is on; an empty matrix when it is off.
+    pub known: &'a dyn Fn(&BlindGame) -> Vec<Vec<Option<f64>>>,
 }
 
 /// Search a blind position (`s2`, `s1`) as a matrix game. `blind_count`
@@ -107,8 +108,24 @@ pub(crate) fn run<E: Evaluator>(
     blind.tt.new_search();
     let mut nodes = 0u64;
     let mut best: Option<(u32, Equilibrium)> = None;
-    // Every cell solved in the book: the exact game of proven values.
-    if let Some(values) = (blind.known)(&bg) {
+    // The cells the book proves: every one gives the exact game of proven
+    // values; some replace their searched values in every round.
+    let known = (blind.known)(&bg);
+    let proven = |i: usize, j: usize| known.get(i).and_then(|r| r.get(j)).copied().flatten();
+    let count = known.iter().flatten().filter(|v| v.is_some()).count();
+    let cells = bg.a_starts.len() * bg.b_starts.len();
+    let exact: Option<Vec<Vec<f64>>> = (count == cells).then(|| {
+        known
+            .iter()
+            .map(|r| r.iter().map(|v| v.unwrap_or(0.0)).collect())
+            .collect()
+    });
+    if count > 0 && count < cells {
+        info(&Info::text(format!(
+            "blind {count} of {cells} cells from the book of solved cells, the rest searched"
+        )));
+    }
+    if let Some(values) = exact {
         let mut values = values;
         exclude(&mut values, &allowed, me, 2.0);
         let eq = matrix::solve(&values);
@@ -124,6 +141,12 @@ pub(crate) fn run<E: Evaluator>(
         let mut values = vec![vec![0.0; bg.b_starts.len()]; bg.a_starts.len()];
         for (i, row) in bg.cells.iter().enumerate() {
             for (j, cell) in row.iter().enumerate() {
+                // A proven cell: a win or loss at the edge of the proven
+                // range (its distance is not known), or a draw.
+                if let Some(v) = proven(i, j) {
+                    values[i][j] = v * MATE_BOUND as f64;
+                    continue;
+                }
                 let out_of_time = tm.hard_exceeded(control);
                 let out_of_nodes = limits.nodes.is_some_and(|n| nodes >= n);
                 if best.is_some() && (control.stopped() || out_of_time || out_of_nodes) {
@@ -186,11 +209,9 @@ pub(crate) fn run<E: Evaluator>(
             break;
         }
         // Nothing left to learn: every cell is a proven result.
-        if values
-            .iter()
-            .flatten()
-            .all(|v| v.abs() >= MATE_BOUND as f64)
-        {
+        let settled =
+            |i: usize, j: usize| proven(i, j).is_some() || values[i][j].abs() >= MATE_BOUND as f64;
+        if (0..values.len()).all(|i| (0..values[i].len()).all(|j| settled(i, j))) {
             break;
         }
     }

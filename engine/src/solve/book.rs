@@ -37,11 +37,60 @@ pub struct Entry {
     pub best: Option<Move>,
 }
 
-/// A book: entries by position.
+/// A book: entries by position, and blind cells whose value alone is
+/// proven (`*.cells` files).
 #[derive(Clone, Debug, Default)]
 pub struct Book {
     map: FxHashMap<u64, Entry>,
     order: Vec<u64>,
+    /// Cell position -> its sign for the side to move (+1 win, 0 draw, -1
+    /// loss), the distance not proven.
+    cells: FxHashMap<u64, (Position, i8)>,
+}
+
+/// A `*.cells` file: the blind cells of a simultaneous start whose sign is
+/// proven but not their distance (df-pn with `--plies 1`). Every line but
+/// `#` comments is `<cell position> TAB <win|loss|draw>`, the value for the
+/// cell's side to move; each position must be a cell of the blind game of
+/// its code's start (phase `r`, `m` or a finished race after both starts).
+pub fn parse_cells(text: &str) -> Result<Vec<(Position, i8)>, String> {
+    let mut out: Vec<(Position, i8)> = Vec::new();
+    let mut seen = FxHashMap::default();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim_end_matches('\r');
+        if line.trim().is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let at = |e: String| format!("line {}: {e}", i + 1);
+        let mut f = line.split('\t');
+        let (Some(p), Some(v), None) = (f.next(), f.next(), f.next()) else {
+            return Err(at(
+                "expected a position and a value separated by a tab".into()
+            ));
+        };
+        let pos: Position = p.parse().map_err(|e| at(format!("position: {e}")))?;
+        let pos = pos.with_ply(0);
+        let sign = match v {
+            "win" => 1,
+            "loss" => -1,
+            "draw" => 0,
+            _ => {
+                return Err(at(format!(
+                    "bad value '{}' (win, loss, draw)",
+                    super::clip(v)
+                )))
+            }
+        };
+        if let Some(&old) = seen.get(&pos.hash()) {
+            if old != sign {
+                return Err(at("contradicts an earlier line".into()));
+            }
+            continue;
+        }
+        seen.insert(pos.hash(), sign);
+        out.push((pos, sign));
+    }
+    Ok(out)
 }
 
 /// A value from its written form.
@@ -161,19 +210,45 @@ impl Book {
         )
     }
 
-    /// The matrix of proven cell values of a blind game for A (+1 a win,
-    /// 0 a draw, -1 a loss), when the book has every cell.
-    pub fn blind_values(&self, bg: &BlindGame) -> Option<Vec<Vec<f64>>> {
+    /// Add the proven signs of blind cells (from [`parse_cells`]).
+    pub fn insert_cells(&mut self, cells: &[(Position, i8)]) {
+        for &(p, v) in cells {
+            self.cells.insert(p.hash(), (p, v));
+        }
+    }
+
+    /// The proven sign of `pos` for its side to move, from an entry or a
+    /// cell.
+    pub fn sign(&self, pos: &Position) -> Option<i8> {
+        if let Some(e) = self.get(pos) {
+            return Some(e.value.sign());
+        }
+        let &(p, v) = self.cells.get(&pos.hash())?;
+        p.same_state(pos).then_some(v)
+    }
+
+    /// The proven cell values of a blind game for A (+1 a win, 0 a draw, -1
+    /// a loss), `None` where a cell is not proven.
+    pub fn blind_known(&self, bg: &BlindGame) -> Vec<Vec<Option<f64>>> {
         bg.cells
             .iter()
             .map(|row| {
                 row.iter()
                     .map(|c| {
-                        let v = self.get(c)?.value.sign() as f64;
+                        let v = self.sign(c)? as f64;
                         Some(if c.side_to_move() == Side::A { v } else { -v })
                     })
                     .collect()
             })
+            .collect()
+    }
+
+    /// The matrix of proven cell values of a blind game for A (+1 a win,
+    /// 0 a draw, -1 a loss), when the book has every cell.
+    pub fn blind_values(&self, bg: &BlindGame) -> Option<Vec<Vec<f64>>> {
+        self.blind_known(bg)
+            .into_iter()
+            .map(|row| row.into_iter().collect())
             .collect()
     }
 
@@ -182,6 +257,7 @@ impl Book {
         for e in o.entries() {
             self.insert(*e);
         }
+        self.cells.extend(o.cells.iter().map(|(k, v)| (*k, *v)));
     }
 }
 
@@ -208,6 +284,11 @@ pub fn builtin() -> &'static Book {
                 b.extend(&x);
             }
         }
+        for text in BUILTIN_CELLS {
+            if let Ok(c) = parse_cells(text) {
+                b.insert_cells(&c);
+            }
+        }
         b
     })
 }
@@ -216,6 +297,12 @@ pub fn builtin() -> &'static Book {
 pub const BUILTIN: &[&str] = &[
     include_str!("../../../positions/solved/lango.book"),
     include_str!("../../../positions/solved/didinga8-seq.book"),
+];
+
+/// The texts of the shipped `*.cells` files ([`parse_cells`]).
+pub const BUILTIN_CELLS: &[&str] = &[
+    include_str!("../../../positions/solved/acholi-sim.cells"),
+    include_str!("../../../positions/solved/didinga8-sim.cells"),
 ];
 
 /// The entries along a line of best play: `pos` has `value` and `pv` is
