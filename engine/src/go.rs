@@ -415,7 +415,14 @@ impl Searcher {
         info: &mut dyn FnMut(&Info),
         eval: &E,
     ) -> SearchResult {
-        if self.book {
+        // The book answers before the searchers only (PROTOCOL.md): the
+        // baselines play as they are, so that matches against them measure
+        // them.
+        let searching = matches!(
+            self.config.algorithm,
+            Algorithm::AlphaBeta | Algorithm::Mcts
+        );
+        if self.book && searching {
             if let Some(r) = book_result(game, limits, info) {
                 return r;
             }

@@ -905,3 +905,39 @@ fn shipped_cells_agree_with_the_plain_checker() {
         assert!(confirmed > 0);
     }
 }
+
+/// `random` and `greedy` never play from the book (PROTOCOL.md: the book
+/// answers before `alphabeta` and `mcts` only), so that matches against
+/// them measure them (issue 30 item 6).
+#[test]
+fn the_baselines_do_not_play_from_the_book() {
+    use choro_engine::search::{Algorithm, Info, Limits, SearchConfig, SearchControl};
+    use choro_engine::{Game, Searcher};
+    let e = book::builtin()
+        .entries()
+        .find(|e| matches!(e.value, Value::Win(n) if n > 9))
+        .unwrap();
+    for algorithm in [Algorithm::AlphaBeta, Algorithm::Random, Algorithm::Greedy] {
+        let mut s = Searcher::new(SearchConfig {
+            algorithm,
+            ..SearchConfig::default()
+        });
+        let mut lines = Vec::new();
+        let r = s.search(
+            &Game::new(e.pos),
+            &Limits {
+                depth: Some(1),
+                ..Limits::default()
+            },
+            &SearchControl::default(),
+            &mut |i: &Info| lines.extend(i.string.clone()),
+        );
+        let from_book = lines.iter().any(|l| l.starts_with("book"));
+        assert_eq!(
+            from_book,
+            algorithm == Algorithm::AlphaBeta,
+            "{algorithm:?}: {lines:?}"
+        );
+        assert!(r.best.is_some());
+    }
+}

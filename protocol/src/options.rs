@@ -26,6 +26,9 @@ pub struct Options {
     pub draw_plies: u32,
     /// Percent of a timed move's time given first to the exact solver.
     pub solve_share: u32,
+    /// Whether `alphabeta` and `mcts` play from the book of solved
+    /// positions (`OwnBook`).
+    pub own_book: bool,
 }
 
 impl Default for Options {
@@ -44,6 +47,7 @@ impl Default for Options {
             seed: s.seed,
             draw_plies: DEFAULT_DRAW_PLIES,
             solve_share: DEFAULT_SOLVE_SHARE,
+            own_book: true,
         }
     }
 }
@@ -63,7 +67,7 @@ struct Spec {
 /// a tenth, so that a position it proves quickly is played perfectly.
 pub const DEFAULT_SOLVE_SHARE: u32 = 10;
 
-const SPECS: [Spec; 12] = [
+const SPECS: [Spec; 13] = [
     Spec {
         name: "Variant",
         kind: Kind::Combo(&["didinga", "lango", "acholi", "adjiboto"]),
@@ -118,6 +122,10 @@ const SPECS: [Spec; 12] = [
     Spec {
         name: "SolveShare",
         kind: Kind::Spin { min: 0, max: 100 },
+    },
+    Spec {
+        name: "OwnBook",
+        kind: Kind::Check,
     },
 ];
 
@@ -235,6 +243,7 @@ impl Options {
             "Seed" => self.seed.to_string(),
             "DrawPlies" => self.draw_plies.to_string(),
             "SolveShare" => self.solve_share.to_string(),
+            "OwnBook" => self.own_book.to_string(),
             _ => String::new(),
         }
     }
@@ -343,6 +352,7 @@ impl Options {
             ("Seed", Value::Int(n)) => self.seed = n,
             ("DrawPlies", Value::Int(n)) => self.draw_plies = n as u32,
             ("SolveShare", Value::Int(n)) => self.solve_share = n as u32,
+            ("OwnBook", Value::Bool(b)) => self.own_book = b,
             _ => {}
         }
         Ok(applied)
@@ -357,7 +367,7 @@ mod tests {
     #[test]
     fn listing_is_exact() {
         let l = Options::listing();
-        assert_eq!(l.len(), 12);
+        assert_eq!(l.len(), 13);
         assert_eq!(
             l[0],
             "option name Variant type combo default didinga var didinga var lango var acholi var adjiboto"
@@ -372,6 +382,7 @@ mod tests {
             l[11],
             "option name SolveShare type spin default 10 min 0 max 100"
         );
+        assert_eq!(l[12], "option name OwnBook type check default true");
     }
 
     #[test]

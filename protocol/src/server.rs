@@ -629,10 +629,11 @@ impl<W: Write + Send + 'static> Server<W> {
         done: Arc<AtomicBool>,
         work: impl FnOnce(Searcher) -> Searcher + Send + 'static,
     ) -> Result<(), Error> {
-        let searcher = match self.searcher.take() {
+        let mut searcher = match self.searcher.take() {
             Some(s) => s,
             None => Searcher::new(self.opts.search_config()),
         };
+        searcher.set_book(self.opts.own_book);
         let spawned = thread::Builder::new()
             .name(name.into())
             .stack_size(SEARCH_STACK)

@@ -40,7 +40,8 @@ fn ugi_handshake_lists_every_option() {
             "MoveOverhead",
             "Seed",
             "DrawPlies",
-            "SolveShare"
+            "SolveShare",
+            "OwnBook"
         ]
     );
     assert!(v.contains(
@@ -885,4 +886,32 @@ fn command_line_perft_of_each_opening() {
     );
     let (_, out, _) = cli(&["perft", "1", "--opening", "sequential"]);
     assert!(out.starts_with("depth 1 paths 8 unique 8\n"), "{out}");
+}
+
+/// `OwnBook` (issue 30): on by default, Lango's blind start is answered
+/// from the book of solved cells; off, the matrix is searched.
+#[test]
+fn own_book_turns_the_book_off_and_on() {
+    let mut e = Engine::start();
+    e.send("uci");
+    e.until(|l| l == "uciok");
+    assert!(e.ask("setoption name Variant value lango").is_empty());
+    for (value, want) in [(None, true), (Some("false"), false), (Some("true"), true)] {
+        if let Some(v) = value {
+            assert!(e
+                .ask(&format!("setoption name OwnBook value {v}"))
+                .is_empty());
+        }
+        e.send("position startpos");
+        e.send("go depth 2");
+        let (lines, best) = e.bestmove();
+        assert!(best.starts_with("bestmove "), "{best}");
+        let from_book = lines
+            .iter()
+            .any(|l| l.contains("from the book of solved cells"));
+        assert_eq!(from_book, want, "OwnBook {value:?}: {lines:?}");
+    }
+    let r = e.ask("setoption name OwnBook value maybe");
+    assert_eq!(r.len(), 1);
+    assert!(r[0].starts_with("info string error:"), "{r:?}");
 }

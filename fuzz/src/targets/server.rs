@@ -682,6 +682,7 @@ impl ServerTarget {
 }
 
 const OPTION_NAMES: &[&str] = &[
+    "OwnBook",
     "Variant",
     "Columns",
     "Opening",
@@ -763,7 +764,7 @@ fn setoption(rng: &mut Rng, m: &mut Model) -> String {
             ])
             .to_string(),
         "MultiPV" => rng.range(0, 4).to_string(),
-        "Ponder" => rng.pick(&["true", "false", "TRUE", "maybe"]).to_string(),
+        "Ponder" | "OwnBook" => rng.pick(&["true", "false", "TRUE", "maybe"]).to_string(),
         "MoveOverhead" => rng.range(-1, 200).to_string(),
         "Seed" => rng.range(-1, 3_000_000_000).to_string(),
         "DrawPlies" => rng.range(0, 300).to_string(),
