@@ -75,6 +75,11 @@ const UNKNOWN: u8 = 0;
 const LOSS: u8 = 1;
 const DRAWN: u8 = 2;
 const WIN: u8 = 3;
+/// The bit of `Node::dist` that says the distance is exact: every child
+/// was proven, each with an exact distance (a finished game's is 0). A
+/// win found through one child is otherwise only a bound: an unproven
+/// child may win sooner.
+const EXACT: u16 = 1 << 15;
 /// Fixed-point scale of the value sums.
 const SCALE: f64 = 65536.0;
 const MAX_PV: usize = 32;
@@ -96,8 +101,9 @@ pub struct Node {
     /// Proven result for this node's side to move (`UNKNOWN`, `LOSS`, ...).
     proven: AtomicU8,
     /// Plies from this node to the end of its proof: the shortest win found,
-    /// the longest loss (written before `proven`). A proof is no longer than
-    /// the tree is deep, at most `MAX_PLY` plies.
+    /// the longest loss (written before `proven`), and [`EXACT`] when that
+    /// is the game's distance under best play, not only a bound. A proof is
+    /// no longer than the tree is deep, at most `MAX_PLY` plies.
     dist: AtomicU16,
     /// The children: a group of the arena, `start << 32 | len`; 0 until the
     /// node is expanded.
@@ -116,7 +122,7 @@ pub struct Node {
 // The size decides how many nodes a `Hash` holds, so where the arena fills
 // and what the search finds: it is kept at 184 bytes.
 const _: () = assert!(std::mem::size_of::<Node>() == 184);
-const _: () = assert!(MAX_PLY < u16::MAX as usize);
+const _: () = assert!(MAX_PLY < EXACT as usize);
 // Nodes are moved bitwise within the arena and never dropped.
 const _: () = assert!(!std::mem::needs_drop::<Node>());
 
@@ -129,7 +135,8 @@ impl Node {
             vloss: AtomicU32::new(0),
             wsum: AtomicI64::new(0),
             proven: AtomicU8::new(proven),
-            dist: AtomicU16::new(0),
+            // A node made proven is a finished game: 0 plies, exact.
+            dist: AtomicU16::new(if proven == UNKNOWN { 0 } else { EXACT }),
             kids: AtomicU64::new(0),
             leaf_search: AtomicU32::new(0),
             leaf: AtomicU32::new(0),
@@ -190,7 +197,7 @@ fn code_value(code: u8) -> f32 {
 /// first (the nearest first), then the most visited, then the best valued,
 /// proven draws, and proven losses last (the farthest first).
 fn rank(k: &Node, side: Side) -> (u8, i64, u32, i64) {
-    let d = k.dist.load(Relaxed) as i64;
+    let d = (k.dist.load(Relaxed) & !EXACT) as i64;
     let (class, reach) = match code_for(k.proven.load(Acquire), k.side(), side) {
         WIN => (3, -d),
         LOSS => (0, d),
@@ -327,12 +334,14 @@ impl<'a, E: Evaluator> Ctx<'a, E> {
         let pos = node.pos;
         if no_move_cheap(&pos) {
             let code = terminal_code(&pos);
+            node.dist.store(EXACT, Relaxed);
             node.proven.store(code, Relaxed);
             return (code_value(code), true);
         }
         children(&pos, &mut s.kids, &mut s.hashes);
         if s.kids.is_empty() {
             let code = terminal_code(&pos);
+            node.dist.store(EXACT, Relaxed);
             node.proven.store(code, Relaxed);
             return (code_value(code), true);
         }
@@ -452,12 +461,18 @@ impl<'a, E: Evaluator> Ctx<'a, E> {
         let mut all = true;
         let mut win_dist = u32::MAX;
         let mut dist = 0;
+        // Whether every child proven so far has an exact distance.
+        let mut exact = true;
         for (i, k) in kids.iter().enumerate() {
             if root && !self.allowed(i) {
                 continue;
             }
             let r = code_for(k.proven.load(Acquire), k.side(), side);
-            let d = u32::from(k.dist.load(Relaxed)) + 1;
+            let kd = k.dist.load(Relaxed);
+            let d = u32::from(kd & !EXACT) + 1;
+            if r != UNKNOWN {
+                exact &= kd & EXACT != 0;
+            }
             if r == WIN {
                 win_dist = win_dist.min(d);
             } else if r == UNKNOWN {
@@ -476,8 +491,11 @@ impl<'a, E: Evaluator> Ctx<'a, E> {
         } else {
             return false;
         };
+        // The shortest win and the longest loss are the game's distance only
+        // when every child is proven with its own exact distance.
+        let exact = if all && exact { EXACT } else { 0 };
         // At most the tree's depth (see `dist`).
-        node.dist.store(dist as u16, Relaxed);
+        node.dist.store(dist as u16 | exact, Relaxed);
         node.proven.store(code, Release);
         true
     }
@@ -510,6 +528,7 @@ impl<'a, E: Evaluator> Ctx<'a, E> {
                 if node.pos.ply() >= self.draw_plies {
                     if no_move_cheap(&node.pos) || !node.pos.has_legal_move() {
                         let code = terminal_code(&node.pos);
+                        node.dist.store(EXACT, Relaxed);
                         node.proven.store(code, Relaxed);
                         break (code_value(code), node.side(), true);
                     }
@@ -595,16 +614,20 @@ impl<'a, E: Evaluator> Ctx<'a, E> {
         let kids = self.tree.kids(self.tree.root()).unwrap_or(&[]);
         let k = &kids[first];
         let side = self.tree.root().side();
-        let plies = u32::from(k.dist.load(Relaxed)) + 1;
-        match code_for(k.proven.load(Acquire), k.side(), side) {
-            WIN => Score::Win(plies),
-            LOSS => Score::Loss(plies),
-            DRAWN => Score::Cp(0),
-            _ => {
-                let q = k.q().clamp(-0.999, 0.999);
-                Score::Cp((q.atanh() * self.opts.value_scale) as i32)
-            }
-        }
+        let d = k.dist.load(Relaxed);
+        let plies = u32::from(d & !EXACT) + 1;
+        let exact = d & EXACT != 0;
+        // A proven win or loss is claimed with its distance only when that
+        // is exact; otherwise it is the strongest score short of a claim.
+        let q = match code_for(k.proven.load(Acquire), k.side(), side) {
+            WIN if exact => return Score::Win(plies),
+            LOSS if exact => return Score::Loss(plies),
+            DRAWN => return Score::Cp(0),
+            WIN => 0.999,
+            LOSS => -0.999,
+            _ => k.q().clamp(-0.999, 0.999),
+        };
+        Score::Cp((q.atanh() * self.opts.value_scale) as i32)
     }
 
     /// One report per line (`multipv` of them), best first, and the best
