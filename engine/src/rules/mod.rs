@@ -35,15 +35,19 @@ pub struct GenStats {
     pub cut_repeat: u64,
     /// Paths with more tokens than a `Move` holds (none seen; see RULES.md).
     pub cut_overflow: u64,
-    /// Laps sown, and counters dropped, by the sower (all paths, cut ones too).
+    /// Laps sown by the sower (all paths, cut ones too).
     pub laps: u64,
+    /// Counters dropped by the sower (all paths, cut ones too).
     pub drops: u64,
 }
 
 impl GenStats {
+    /// Paths cut as never-ending, by any of the three tests.
     pub fn never_ending(&self) -> u64 {
         self.cut_cycle + self.cut_budget + self.cut_repeat
     }
+
+    /// Add the figures of `o` to these (several generator calls, one total).
     pub fn add(&mut self, o: &GenStats) {
         self.moves += o.moves;
         self.cut_cycle += o.cut_cycle;
@@ -92,6 +96,7 @@ pub struct LapRecord {
     pub first: u8,
     /// Counters sown.
     pub hand: u8,
+    /// The lap's direction.
     pub dir: crate::types::Dir,
     /// Driberg number of the hole of the last drop (L).
     pub last: u8,
@@ -111,8 +116,12 @@ pub type LapBoard = [[u8; 32]; 2];
 /// [`LapBoard`]. The racers' hands are not on the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RaceStep {
+    /// The racer whose step it was.
     pub racer: crate::Side,
+    /// Whether it was a drop (else captures and lifts before a lap, or a
+    /// decision reached).
     pub drop: bool,
+    /// The board after the step.
     pub board: LapBoard,
 }
 
@@ -121,6 +130,7 @@ pub use race::RACE_TRACE_STEPS;
 /// Why a move could not be played.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MoveError {
+    /// Not a move in the move syntax.
     Malformed(ParseMoveError),
     /// Well formed, but a start or choice the position does not offer.
     Illegal(String),

@@ -24,8 +24,10 @@ pub enum DrawReason {
 pub enum Outcome {
     /// `winner` won because the other player had no legal move.
     Win {
+        /// The player who won.
         winner: Side,
     },
+    /// A draw, and why.
     Draw(DrawReason),
 }
 
@@ -106,6 +108,7 @@ pub struct Game {
 }
 
 impl Game {
+    /// A game from `start`, no moves played yet, with the default ply cap.
     pub fn new(start: Position) -> Game {
         Game {
             start,
@@ -117,6 +120,7 @@ impl Game {
         }
     }
 
+    /// This game with the ply cap `n`.
     pub fn with_draw_plies(mut self, n: u32) -> Game {
         self.draw_plies = n;
         self
@@ -127,24 +131,28 @@ impl Game {
         self.draw_plies = n;
     }
 
+    /// The ply cap: a game not over before this many plies is drawn there.
     pub fn draw_plies(&self) -> u32 {
         self.draw_plies
     }
 
+    /// The start position.
     pub fn start(&self) -> &Position {
         &self.start
     }
 
+    /// The current position.
     pub fn position(&self) -> &Position {
         &self.pos
     }
 
+    /// The moves played so far, the first first.
     pub fn moves(&self) -> &[Move] {
         &self.moves
     }
 
     /// Hashes of every position of the game so far, the current one last.
-    pub fn hashes(&self) -> &[u64] {
+    pub(crate) fn hashes(&self) -> &[u64] {
         &self.hashes
     }
 

@@ -102,44 +102,10 @@ pub(crate) fn best_captures(pos: &Position) -> [u32; 2] {
     best
 }
 
-/// The ring indices of the bytes of `v` that hold 1, 3 or 5.
 #[cfg(target_arch = "x86_64")]
-#[inline(always)]
-unsafe fn odd_holes(v: std::arch::x86_64::__m128i) -> u32 {
-    use std::arch::x86_64::*;
-    // SAFETY: SSE2 is part of the x86_64 baseline; these only compute.
-    unsafe {
-        let eq = |c: i8| _mm_cmpeq_epi8(v, _mm_set1_epi8(c));
-        _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(eq(1), eq(3)), eq(5))) as u32
-    }
-}
-
-/// The ring indices (bit `i` for index `i`) of the holes whose sowing may
-/// capture, on the ring whose counts are the bytes of `ring`: exactly the
-/// holes of 2 to 9 whose hole `hand` further on (the one after the last
-/// drop, which that sowing does not reach) holds 1, 3 or 5, and every hole
-/// of 10 or more (whose sowing goes round: [`Lap::may_capture`] decides).
-/// SSE2: a byte compare per hand, each hand's holes against the holes of 1,
-/// 3 or 5 rotated back by that hand.
+mod sse2;
 #[cfg(target_arch = "x86_64")]
-#[inline]
-fn capture_candidates(ring: u128) -> u32 {
-    use std::arch::x86_64::*;
-    // SAFETY: SSE2 is part of the x86_64 baseline; these only compute.
-    unsafe {
-        let v = _mm_set_epi64x((ring >> 64) as i64, ring as i64);
-        let eq = |c: i8| _mm_cmpeq_epi8(v, _mm_set1_epi8(c));
-        let odd = odd_holes(v);
-        // Bit `i + r` of `twice` is bit `(i + r) % 10` of `odd` for `i < 10`.
-        let twice = odd | odd << RING;
-        let big = _mm_cmpeq_epi8(_mm_max_epu8(v, _mm_set1_epi8(RING as i8)), v);
-        let mut m = _mm_movemask_epi8(big) as u32;
-        for r in 2..RING as i8 {
-            m |= _mm_movemask_epi8(eq(r)) as u32 & twice >> r;
-        }
-        m & ((1 << RING) - 1)
-    }
-}
+use sse2::capture_candidates;
 
 /// [`capture_candidates`] without SSE2: hole by hole.
 #[cfg(not(target_arch = "x86_64"))]

@@ -21,7 +21,7 @@ use crate::types::geometry::{self, facing};
 use crate::types::moves::{Move, Token, MAX_TOKENS};
 use crate::types::packed::{Loop, Ring, Ring16};
 use crate::types::{Dir, Variant};
-use std::mem::MaybeUninit;
+use smallvec::SmallVec;
 
 /// One option at a decision point.
 enum Opt<R> {
@@ -42,14 +42,11 @@ pub(crate) struct ChoroGen<'p, F> {
     opening: bool,
     budget: u32,
     path: Move,
-    depth: usize,
     /// Lap-end states of the decision points of the current path, the
-    /// mover's loop in loop order; only the first `depth` are written (left
-    /// uninitialised: a generator is made per node, and Didinga never reads
-    /// them).
-    seen: [MaybeUninit<Turn<Loop>>; MAX_TOKENS],
-    seen_key: [MaybeUninit<u64>; MAX_TOKENS],
-    pub stats: GenStats,
+    /// mover's loop in loop order, with their keys (inline: a path has at
+    /// most `MAX_TOKENS` decisions, and [`Self::decide`] refuses more).
+    seen: SmallVec<[(u64, Turn<Loop>); MAX_TOKENS]>,
+    pub(crate) stats: GenStats,
     sink: F,
     stop: bool,
     /// Tracing: the laps of the current path, and the move whose laps are wanted.
@@ -78,7 +75,7 @@ impl<'p, F> ChoroGen<'p, F>
 where
     F: FnMut(&Move, &Position, MoveInfo) -> bool,
 {
-    pub fn new(pos: &'p Position, budget: u32, sink: F) -> Self {
+    pub(crate) fn new(pos: &'p Position, budget: u32, sink: F) -> Self {
         let me = pos.side.index();
         let w = pos.width;
         ChoroGen {
@@ -92,9 +89,7 @@ where
             opening: pos.phase.is_opening(),
             budget,
             path: Move::empty(w == 8),
-            depth: 0,
-            seen: [const { MaybeUninit::uninit() }; MAX_TOKENS],
-            seen_key: [const { MaybeUninit::uninit() }; MAX_TOKENS],
+            seen: SmallVec::new(),
             stats: GenStats::default(),
             sink,
             stop: false,
@@ -119,7 +114,7 @@ where
     }
 
     /// Every never-ending path: the decisions it had taken when it was cut.
-    pub fn cuts_of(mut self) -> Vec<(Move, Cut, u32)> {
+    pub(crate) fn cuts_of(mut self) -> Vec<(Move, Cut, u32)> {
         self.cuts = Some(Vec::new());
         self.go();
         self.cuts.unwrap_or_default()
@@ -133,14 +128,14 @@ where
     }
 
     /// The laps of move `m`, if it is legal.
-    pub fn trace_of(mut self, m: &Move) -> Option<Vec<LapRecord>> {
+    pub(crate) fn trace_of(mut self, m: &Move) -> Option<Vec<LapRecord>> {
         self.target = Some(*m);
         self.go();
         self.found
     }
 
     /// The laps of move `m` with the board each leaves, if it is legal.
-    pub fn trace_boards_of(mut self, m: &Move) -> Option<Vec<(LapRecord, LapBoard)>> {
+    pub(crate) fn trace_boards_of(mut self, m: &Move) -> Option<Vec<(LapRecord, LapBoard)>> {
         self.trace_boards = Some(Vec::new());
         self.target = Some(*m);
         self.go();
@@ -537,28 +532,20 @@ where
     fn decide<R: Ring>(&mut self, pre: &Turn<R>, opts: [Option<Opt<R>>; 3]) {
         let key = pre.key();
         let pre = pre.unrotated();
-        for i in 0..self.depth {
-            // SAFETY: `seen[..depth]` and `seen_key[..depth]` were written
-            // below before `depth` grew.
-            let (seen, seen_key) = unsafe {
-                (
-                    self.seen[i].assume_init_ref(),
-                    self.seen_key[i].assume_init(),
-                )
-            };
-            if seen_key == key && seen.same_state(&pre) {
-                self.stats.cut_repeat += 1;
-                self.note_cut(Cut::Repeat, pre.laps);
-                return;
-            }
+        if self
+            .seen
+            .iter()
+            .any(|(k, seen)| *k == key && seen.same_state(&pre))
+        {
+            self.stats.cut_repeat += 1;
+            self.note_cut(Cut::Repeat, pre.laps);
+            return;
         }
-        if self.depth == MAX_TOKENS {
+        if self.seen.len() == MAX_TOKENS {
             self.stats.cut_overflow += 1;
             return;
         }
-        self.seen[self.depth] = MaybeUninit::new(pre);
-        self.seen_key[self.depth] = MaybeUninit::new(key);
-        self.depth += 1;
+        self.seen.push((key, pre));
         for opt in opts.into_iter().flatten() {
             if self.stop {
                 break;
@@ -576,7 +563,7 @@ where
                 }
             }
         }
-        self.depth -= 1;
+        self.seen.pop();
     }
 
     #[cold]

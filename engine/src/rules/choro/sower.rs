@@ -37,32 +37,32 @@ pub(crate) enum LapKind {
 /// holes of `opp_occ` kept.
 #[derive(Copy, Clone)]
 pub(crate) struct Turn<R> {
-    pub mine: R,
+    pub(crate) mine: R,
     /// Board part of the hash, kept in step with the holes.
-    pub hash: u64,
+    pub(crate) hash: u64,
     /// The opponent's holes still holding what they held at the turn's start.
-    pub opp_occ: u32,
+    pub(crate) opp_occ: u32,
     /// Hole of the last drop (L): the ring's cursor.
-    pub last: u8,
+    pub(crate) last: u8,
     /// Origin of the current lap chain (where its counters were lifted).
-    pub origin: u8,
+    pub(crate) origin: u8,
     /// Base hole of a clockwise chain (Lango `t`).
-    pub base: u8,
-    pub kind: LapKind,
-    pub dir: Dir,
+    pub(crate) base: u8,
+    pub(crate) kind: LapKind,
+    pub(crate) dir: Dir,
     /// The mover has dropped a counter into his own front row this turn.
-    pub front_reached: bool,
-    pub laps: u32,
-    pub drops: u32,
+    pub(crate) front_reached: bool,
+    pub(crate) laps: u32,
+    pub(crate) drops: u32,
     /// First hole and hand of the last lap (for traces only).
-    pub lap_first: u8,
-    pub lap_hand: u8,
+    pub(crate) lap_first: u8,
+    pub(crate) lap_hand: u8,
     /// The mover's holes that capture when a lap ends there on an occupied
     /// hole: (front row, back row in the opening, until the front row is
     /// reached; empty in the main phase). Derived from the opponent's holes
     /// and `front_reached` (so not part of the state), kept in step by
     /// [`Turn::took_column`] and the laps.
-    pub caps: (u32, u32),
+    pub(crate) caps: (u32, u32),
 }
 
 /// A cheap key of a lap-end state from its board hash, last hole, origin,
@@ -81,7 +81,7 @@ pub(crate) fn state_key(hash: u64, holes: [u8; 3], kind: LapKind, dir: Dir, fron
 impl<R: Ring> Turn<R> {
     /// A cheap key of the full state; equal states have equal keys.
     #[inline]
-    pub fn key(&self) -> u64 {
+    pub(crate) fn key(&self) -> u64 {
         state_key(
             self.hash,
             [self.last, self.origin, self.base],
@@ -92,7 +92,7 @@ impl<R: Ring> Turn<R> {
     }
 
     #[inline]
-    pub fn same_state(&self, o: &Turn<R>) -> bool {
+    pub(crate) fn same_state(&self, o: &Turn<R>) -> bool {
         self.hash == o.hash
             && self.last == o.last
             && self.origin == o.origin
@@ -106,14 +106,14 @@ impl<R: Ring> Turn<R> {
 
     /// The mover's holes in loop order.
     #[inline]
-    pub fn mine_loop(&self) -> Loop {
+    pub(crate) fn mine_loop(&self) -> Loop {
         self.mine.store(self.last)
     }
 
     /// The same state with the mover's loop in loop order (for the decision
     /// points of a path, compared whatever the ring type).
     #[inline]
-    pub fn unrotated(&self) -> Turn<Loop> {
+    pub(crate) fn unrotated(&self) -> Turn<Loop> {
         Turn {
             mine: self.mine_loop(),
             hash: self.hash,
@@ -134,14 +134,22 @@ impl<R: Ring> Turn<R> {
 
     /// Count of the mover's hole of the last drop.
     #[inline]
-    pub fn at_last(&self, len: u8) -> u8 {
+    pub(crate) fn at_last(&self, len: u8) -> u8 {
         self.mine.cur(self.last, len)
     }
 
     /// Sow `hand` counters on the mover's loop of `len` holes, first drop
     /// in `first`, going `dir`. Sets `last`; counts the lap and its drops.
     #[inline(always)]
-    pub fn lap(&mut self, len: u8, front: u32, keys: &[u64; 256], first: u8, hand: u8, dir: Dir) {
+    pub(crate) fn lap(
+        &mut self,
+        len: u8,
+        front: u32,
+        keys: &[u64; 256],
+        first: u8,
+        hand: u8,
+        dir: Dir,
+    ) {
         debug_assert!(hand > 0 && first < len && (16..=32).contains(&len));
         // hand % len without a division: exact for hand < 256 and len <= 32.
         let r = if len == 16 {
@@ -185,7 +193,14 @@ impl<R: Ring> Turn<R> {
     /// The common lap, without the general lap's direction and wrap logic.
     #[inline(always)]
     /// `hole_keys`: the mover's hole keys; `keys`: their sums walked round.
-    pub fn relay(&mut self, hole_keys: &[u64; 32], len: u8, front: u32, keys: &[u64; 256], v: u8) {
+    pub(crate) fn relay(
+        &mut self,
+        hole_keys: &[u64; 32],
+        len: u8,
+        front: u32,
+        keys: &[u64; 256],
+        v: u8,
+    ) {
         let l = self.last;
         let first = if l + 1 == len { 0 } else { l + 1 };
         self.mine.clear_cur(l, len);
@@ -217,7 +232,7 @@ impl<R: Ring> Turn<R> {
     /// drop, sown from the hole before it, would end in a capture (at least
     /// 2 counters in a capturing hole), found without sowing it.
     #[inline]
-    pub fn cw_relay_captures(&self, len: u8, front: u32, v: u8) -> bool {
+    pub(crate) fn cw_relay_captures(&self, len: u8, front: u32, v: u8) -> bool {
         let l = self.last;
         let q = ((v as u32 * 65536u32.div_ceil(len as u32)) >> 16) as u8;
         let r = v - q * len;
@@ -266,14 +281,14 @@ impl<R: Ring> Turn<R> {
     /// Whether `last` is a capturing hole: a lap ending there on an occupied
     /// hole captures from the opponent's holes facing it (RULINGS 3).
     #[inline(always)]
-    pub fn captures(&self) -> bool {
+    pub(crate) fn captures(&self) -> bool {
         (self.caps.0 | self.caps.1) >> self.last & 1 != 0
     }
 
     /// Both opponent holes facing the mover's hole `l` were emptied: neither
     /// of the mover's holes facing them captures any more.
     #[inline]
-    pub fn took_column(&mut self, l: u8, len: u8) {
+    pub(crate) fn took_column(&mut self, l: u8, len: u8) {
         let column = !(1u32 << l | 1u32 << (len - 1 - l));
         self.caps.0 &= column;
         self.caps.1 &= column;
@@ -281,7 +296,7 @@ impl<R: Ring> Turn<R> {
 
     /// Empty the mover's hole `h` (on a loop of `len`), returning its counters.
     #[inline]
-    pub fn take(&mut self, me: usize, h: u8, len: u8) -> u8 {
+    pub(crate) fn take(&mut self, me: usize, h: u8, len: u8) -> u8 {
         let n = self.mine.count(h, self.last, len);
         self.mine.empty(h, self.last, len);
         self.hash = self
@@ -293,7 +308,7 @@ impl<R: Ring> Turn<R> {
     /// Empty the opponent's hole `h`, whose turn-start holes are `theirs`,
     /// returning its counters.
     #[inline]
-    pub fn take_opp(&mut self, opp: usize, theirs: &Loop, h: u8) -> u8 {
+    pub(crate) fn take_opp(&mut self, opp: usize, theirs: &Loop, h: u8) -> u8 {
         let n = if self.opp_occ >> h & 1 != 0 {
             theirs.get(h)
         } else {
@@ -308,7 +323,7 @@ impl<R: Ring> Turn<R> {
 
     /// Add `n` counters to the mover's hole `h` of a loop of `len` holes.
     #[inline]
-    pub fn put(&mut self, me: usize, h: u8, n: u8, len: u8) {
+    pub(crate) fn put(&mut self, me: usize, h: u8, n: u8, len: u8) {
         let mut l = self.mine_loop();
         l.set(h, l.get(h) + n);
         self.mine = R::load(&l, len);

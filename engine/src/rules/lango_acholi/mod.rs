@@ -35,7 +35,7 @@ use crate::types::geometry::{self, facing};
 use crate::types::moves::{Move, Token, MAX_TOKENS};
 use crate::types::packed::{Loop, Loop16, LOOP16_RELAY};
 use crate::types::{Dir, Phase, Variant};
-use std::mem::MaybeUninit;
+use smallvec::SmallVec;
 
 /// The width of every Lango and Acholi board, and its loop length.
 const W: u8 = 8;
@@ -481,21 +481,231 @@ impl Targets {
     }
 }
 
+impl Targets {
+    /// The opponent's holes and the capture sets of `s`.
+    #[inline(always)]
+    fn of(s: &State) -> Self {
+        Targets {
+            opp_occ: s.opp_occ,
+            caps: s.caps,
+        }
+    }
+}
+
 /// Where a stretch starts ([`Gen::stretch`]): at its entry state, or with
 /// a first lap it sows on the relay loop's locals from the entry: a lift,
 /// or Lango's start capture; or with a first lap it sows on its state: a
-/// clockwise decision's clockwise lap.
-const FROM_ENTRY: u8 = 0;
-const FROM_LIFT: u8 = 1;
-const FROM_CAPTURE: u8 = 2;
-const FROM_CW: u8 = 3;
-/// Lango: with the again-clockwise lap of a capture after a clockwise lap,
-/// sown on the relay loop's locals from that capture's lap end (the entry).
-const FROM_AGAIN: u8 = 4;
+/// clockwise decision's clockwise lap. Every caller names a constant, and
+/// the stretch is inlined in it: each caller's code has one arm.
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum First {
+    /// The entry state itself.
+    Entry,
+    /// The lap end after lifting hole `h` of the entry (a relay from it).
+    Lift,
+    /// The lap end after Lango's start capture (or a capture's increment
+    /// sowing) at the entry's hole `h`.
+    Capture,
+    /// The lap end after the clockwise lap of the entry's clockwise hole
+    /// `h` (Lango: sown on the relay loop's locals with the capture it ends
+    /// in).
+    Cw,
+    /// Lango: with the again-clockwise lap of a capture after a clockwise
+    /// lap, sown on the relay loop's locals from that capture's lap end (the
+    /// entry), with the capture it ends in.
+    Again,
+}
+
+/// A stretch's start ([`Gen::stretch`]): its entry state and hole `h`, and
+/// the first lap they give ([`First`]); the turn's laps and drops at its
+/// step 0.
+#[derive(Copy, Clone)]
+struct Start<'e> {
+    first: First,
+    entry: &'e State,
+    h: u8,
+    laps: u32,
+    drops: u32,
+}
 
 /// The step of a stretch from which its Brent checkpoints keep their
 /// whole state ([`Gen::stretch`]).
 const FAR: u32 = 64;
+
+/// Brent's cycle test of a stretch ([`Gen::stretch`]): the checkpoint is
+/// the state after `saved` steps of the stretch (0: its start), of which
+/// only the hash is kept; the next one is taken after [`Brent::event`]
+/// steps (1, 3, 7, 15, ...), or the budget cuts there (`cut_at`). `left`
+/// counts the steps down to it. From step `far` on (Acholi's [`FAR`]), a
+/// checkpoint also keeps its whole state in `snap` (such long stretches
+/// are rare), so that a hash match there is checked without replaying the
+/// stretch: the events from `far` on take the slow way (the budget's cut
+/// or a whole checkpoint). Lango's turns are seldom that long: it keeps
+/// the replay alone (`far` is its `cut_at`).
+#[derive(Copy, Clone)]
+struct Brent {
+    saved: u32,
+    hash: u64,
+    event: u32,
+    left: u32,
+    cut_at: u32,
+    far: u32,
+    snap: Option<State>,
+}
+
+impl Brent {
+    /// The test of a stretch whose start has hash `hash`, cut by the
+    /// budget after `cut_at` steps.
+    #[inline(always)]
+    fn new(hash: u64, cut_at: u32, lango: bool) -> Self {
+        Brent {
+            saved: 0,
+            hash,
+            event: 1,
+            left: 1,
+            cut_at,
+            far: if lango { cut_at } else { cut_at.min(FAR) },
+            snap: None,
+        }
+    }
+
+    /// The step of the next checkpoint. Acholi's follows from `saved` (as
+    /// a variable of its own it kept a copy in the relay loop, one
+    /// instruction a relay); Lango keeps it in `event` (its relay loops
+    /// lost registers without it).
+    #[inline(always)]
+    fn event(&self, lango: bool) -> u32 {
+        if lango {
+            self.event
+        } else {
+            (2 * self.saved + 1).min(self.cut_at)
+        }
+    }
+
+    /// The steps of the stretch so far.
+    #[inline(always)]
+    fn step(&self, lango: bool) -> u32 {
+        self.event(lango) - self.left
+    }
+
+    /// The checkpoint at step `step`, with hash `hash`.
+    #[inline(always)]
+    fn save(&mut self, step: u32, hash: u64, lango: bool) {
+        self.saved = step;
+        self.hash = hash;
+        self.event = (2 * step + 1).min(self.cut_at);
+        self.left = self.event(lango) - step;
+    }
+}
+
+/// The relay loop's locals that live in registers ([`Gen::stretch`]):
+/// the relay table, the hash, the lap end `last` and its count `v` (a
+/// word), the origin, the drops and the front-row flag, and the holes
+/// where a lap end leaves the relay loop (`exits`: [`Gen::exits`]). All
+/// its methods are inlined. The mover's loop (in loop order, no rotation a
+/// lap) and the opponent's holes and capture sets ([`Targets`]) are locals
+/// of their own beside it: the loop is read at a variable hole and
+/// Acholi's out-of-line capture takes the capture sets by reference, and
+/// in a struct either kept the whole struct in memory (every field stored
+/// at each relay: 5% more instructions on `choro bench`).
+#[derive(Copy, Clone)]
+struct Walk {
+    relay: &'static RelayTable,
+    hash: u64,
+    last: usize,
+    v: usize,
+    /// The drops (low word) and the relays that reached the front row
+    /// (high word, with 1 if it was reached before) in one register, to
+    /// which a relay adds its table's step. (Lango once kept the two
+    /// apart, when its search's relay loop had lost its table's base
+    /// register to the one; with the later loops the two apart put the
+    /// drops on the stack.)
+    df: u64,
+    /// The origin in bits 8 to 11 (after a relay, its table index: the
+    /// lifted hole and its count, so that the relay loop keeps no copy of
+    /// the hole).
+    origin: usize,
+    exits: u32,
+}
+
+impl Walk {
+    /// The locals of lap end `s` (its last hole `last`, holding `v`), with
+    /// `exits` for its capture sets, on the relay table `relay`.
+    #[inline(always)]
+    fn at(relay: &'static RelayTable, s: &State, last: u8, v: u8, exits: u32) -> Self {
+        Walk {
+            relay,
+            hash: s.hash,
+            last: last as usize & 15,
+            v: v as usize,
+            df: s.drops as u64 | (s.front_reached as u64) << 32,
+            origin: (s.origin as usize) << 8,
+            exits,
+        }
+    }
+
+    /// The drops of the turn so far.
+    #[inline(always)]
+    fn drops(&self) -> u32 {
+        self.df as u32
+    }
+
+    /// Whether the turn reached the front row.
+    #[inline(always)]
+    fn front(&self) -> bool {
+        self.df >> 32 != 0
+    }
+
+    /// A lap of `hand` counters that reaches the front row if `reached`.
+    #[inline(always)]
+    fn add_lap(&mut self, hand: u8, reached: bool) {
+        self.df += hand as u64 | (reached as u64) << 32;
+    }
+
+    /// A counter-clockwise lap of `hand` counters from loop position
+    /// `first`, sown already: its drops and its last hole.
+    #[inline(always)]
+    fn sown(&mut self, first: u8, hand: u8) {
+        self.add_lap(hand, reaches_front(first, hand));
+        self.last = (first as usize + hand as usize - 1) & 15;
+    }
+
+    /// A relay of the `v` counters of `last` (below 16) on the loop `b`:
+    /// whether it is the turn's first lap to reach the front row.
+    #[inline(always)]
+    fn relay(&mut self, b: &mut Loop16) -> bool {
+        let i = self.last << 8 | (self.v & 255);
+        let (lo, hi, key, step, _) = self.relay.at_index(i);
+        b.add(lo, hi);
+        self.hash = self.hash.wrapping_add(key);
+        let reached = !self.front() && step >> 32 != 0;
+        self.df += step;
+        self.origin = i;
+        self.last = (self.last + self.v) & 15;
+        reached
+    }
+
+    /// The state at the current lap end, with the loop `b` and the
+    /// opponent's holes and capture sets `side`, the turn's laps being
+    /// `laps`.
+    #[inline(always)]
+    fn state(&self, b: &Loop16, side: &Targets, laps: u32) -> State {
+        State {
+            mine: *b,
+            hash: self.hash,
+            opp_occ: side.opp_occ,
+            caps: (side.caps.0, if self.front() { 0 } else { side.caps.1 }),
+            last: self.last as u8,
+            origin: (self.origin >> 8) as u8,
+            base: NONE,
+            kind: LapKind::Normal,
+            dir: Dir::Ccw,
+            front_reached: self.front(),
+            laps,
+            drops: self.drops(),
+        }
+    }
+}
 
 /// One option at an Acholi clockwise decision ([`Gen::decide`]).
 #[derive(Copy, Clone)]
@@ -510,16 +720,24 @@ enum Opt {
     Relay(Token),
 }
 
+/// A decision point's lap-end state on the current path, and its key
+/// ([`State::key`]), for [`Gen::enter`]'s repetition test.
+#[derive(Copy, Clone)]
+struct Seen {
+    key: u64,
+    state: State,
+}
+
 /// The generator of one position: `LANGO` or Acholi, `OPEN` in the opening.
 struct Gen<'p, F, const LANGO: bool, const OPEN: bool> {
     pos: &'p Position,
     budget: u32,
     path: Move,
-    depth: usize,
-    /// Lap-end states of the decision points of the current path; only the
-    /// first `depth` are written.
-    seen: [MaybeUninit<State>; MAX_TOKENS],
-    seen_key: [MaybeUninit<u64>; MAX_TOKENS],
+    /// Lap-end states of the decision points of the current path, with
+    /// their keys (inline: a path has at most `MAX_TOKENS` decisions, and
+    /// [`Self::enter`] refuses more, so it never spills to the heap; it is
+    /// written only as the path grows, not cleared a position).
+    seen: SmallVec<[Seen; MAX_TOKENS]>,
     stats: GenStats,
     sink: F,
     stop: bool,
@@ -570,9 +788,7 @@ where
         pos,
         budget,
         path: Move::empty(true),
-        depth: 0,
-        seen: [const { MaybeUninit::uninit() }; MAX_TOKENS],
-        seen_key: [const { MaybeUninit::uninit() }; MAX_TOKENS],
+        seen: SmallVec::new(),
         stats: GenStats::default(),
         sink,
         stop: false,
@@ -726,7 +942,7 @@ where
     fn start_ccw(&mut self, s: &State, h: u8, n: u8, cut_at: u32) {
         self.on_path_or(
             Token::Lift(n),
-            |g| g.stretch::<FROM_LIFT, true>(s, h, cut_at),
+            |g| g.stretch(s, h, cut_at, First::Lift, true),
             |g| g.count_lap(s.mine.get(h as usize)),
         );
     }
@@ -752,7 +968,7 @@ where
         self.lap(&mut c, prev(h), v, Dir::Cw);
         if c.ends_in_capture(Self::BACK) {
             self.on_path(Token::Clockwise(n), |g| {
-                g.stretch::<FROM_ENTRY, false>(&c, 0, cut_at)
+                g.stretch(&c, 0, cut_at, First::Entry, false)
             });
         }
     }
@@ -764,7 +980,7 @@ where
     fn start_capture(&mut self, s: &State, f: u8, n: u8, cut_at: u32) {
         self.on_path_or(
             Token::StartCapture(n),
-            |g| g.stretch::<FROM_CAPTURE, true>(s, f, cut_at),
+            |g| g.stretch(s, f, cut_at, First::Capture, true),
             |g| {
                 let [of, ob] = FACING[f as usize & 15];
                 let (fr, bk) = (g.their16.get(of as usize), g.their16.get(ob as usize));
@@ -839,7 +1055,7 @@ where
     #[inline(never)]
     fn run(&mut self, entry: &State) {
         let cut_at = Self::cut_at(self.budget, entry.laps);
-        self.stretch::<FROM_ENTRY, false>(entry, 0, cut_at);
+        self.stretch(entry, 0, cut_at, First::Entry, false);
     }
 
     /// [`Self::run`] from the lap end after relaying the counters of the
@@ -848,7 +1064,7 @@ where
     #[inline(never)]
     fn run_relay(&mut self, entry: &State) {
         let cut_at = Self::cut_at(self.budget, entry.laps + 1);
-        self.stretch::<FROM_LIFT, false>(entry, entry.last, cut_at);
+        self.stretch(entry, entry.last, cut_at, First::Lift, false);
     }
 
     /// [`Self::run`] from the lap end after sowing the counters of the
@@ -863,7 +1079,7 @@ where
             self.run(&self.cw_lapped(entry, entry.last));
             return;
         }
-        self.stretch::<FROM_CW, false>(entry, entry.last, cut_at);
+        self.stretch(entry, entry.last, cut_at, First::Cw, false);
     }
 
     /// Lango: [`Self::run`] from the lap end after the again-clockwise lap
@@ -878,7 +1094,7 @@ where
             self.run(&self.again_lapped(entry));
             return;
         }
-        self.stretch::<FROM_AGAIN, false>(entry, entry.last, cut_at);
+        self.stretch(entry, entry.last, cut_at, First::Again, false);
     }
 
     /// Lango: [`Self::run`] from the lap end after the increment sowing of
@@ -887,7 +1103,7 @@ where
     #[inline(never)]
     fn run_capture(&mut self, entry: &State) {
         let cut_at = Self::cut_at(self.budget, entry.laps + 1);
-        self.stretch::<FROM_CAPTURE, false>(entry, entry.last, cut_at);
+        self.stretch(entry, entry.last, cut_at, First::Capture, false);
     }
 
     /// Whether the back row may capture: in Acholi's opening alone (until
@@ -951,434 +1167,454 @@ where
         (after >= 2 && caps >> last & 1 != 0, last)
     }
 
-    /// [`Self::run`], inlined. `FIRST`: where the stretch's start (step 0)
-    /// is: `entry` ([`FROM_ENTRY`]), or the lap end after lifting hole `h`
-    /// of `entry` ([`FROM_LIFT`]) or after Lango's start capture at its
-    /// front hole `h` ([`FROM_CAPTURE`]), that lap sown here on the relay
-    /// loop's locals, or after the clockwise lap of its clockwise hole `h`
-    /// ([`FROM_CW`]), sown on the stretch's state (Lango's: on the relay
-    /// loop's locals, with the capture it ends in, at a `cut_at` above 1);
-    /// `OWN_FIRST`: counted in the statistics here with the
-    /// stretch's laps (a start's), else by the caller. `cut_at`: the
+    /// [`Self::run`], inlined. `first`: where the stretch's start (step 0)
+    /// is ([`First`]): `entry`, or the lap end after lifting hole `h` of
+    /// `entry` or after Lango's start capture at its front hole `h`, that
+    /// lap sown here on the relay loop's locals, or after the clockwise lap
+    /// of its clockwise hole `h`, sown on the stretch's state (Lango's: on
+    /// the relay loop's locals, with the capture it ends in, at a `cut_at`
+    /// above 1). `own_first`: that lap counted in the statistics here with
+    /// the stretch's laps (a start's), else by the caller. `cut_at`: the
     /// budget's cut for a stretch that starts where this one does
     /// ([`Self::cut_at`]).
     #[inline(always)]
-    fn stretch<const FIRST: u8, const OWN_FIRST: bool>(
-        &mut self,
-        entry: &State,
-        h: u8,
-        cut_at: u32,
-    ) {
-        let relay = self.relay;
-        let lift = FIRST == FROM_LIFT;
-        // Lango's clockwise option or again-clockwise lap: that lap (step 0)
-        // and the capture it ends in (step 1) sown on the relay loop's
-        // locals.
-        let lango_cw = LANGO && (FIRST == FROM_CW || FIRST == FROM_AGAIN);
-        debug_assert!(!lango_cw || cut_at > 1);
-        let sown = FIRST == FROM_LIFT || FIRST == FROM_CAPTURE || lango_cw;
+    fn stretch(&mut self, entry: &State, h: u8, cut_at: u32, first: First, own_first: bool) {
+        debug_assert!(!Self::lango_cw(first) || cut_at > 1);
         // The state at the top of a step, where the stretch does not sow
         // its first lap on the relay loop's locals (else never written nor
-        // passed on, so that the entry is not copied).
+        // passed on, so that the entry is not copied); the opponent's holes
+        // and the capture sets, which captures change (locals of the relay
+        // loop, and of a first lap sown there).
         let mut s = *entry;
-        // The opponent's holes and the capture sets, which captures change
-        // (locals of the relay loop, and of a first lap sown there).
-        let mut side = Targets {
-            opp_occ: s.opp_occ,
-            caps: s.caps,
+        let mut side = Targets::of(entry);
+        let (hand, column) = self.first_lap(first, entry, h, &mut s, &mut side);
+        let start = Start {
+            first,
+            entry,
+            h,
+            laps: entry.laps + (first != First::Entry) as u32,
+            drops: entry.drops + hand as u32,
         };
-        // The first lap's hand (0 at the entry), and a start capture's
-        // counters and hash change: the capture sets and the opponent's
-        // holes after it are in `side` from here on.
-        let (hand, column) = match FIRST {
-            FROM_LIFT => (entry.mine.get(h as usize), (0, 0, 0)),
-            FROM_CAPTURE => {
+        // Where the statistics count from.
+        let (stat_laps, stat_drops) = if own_first {
+            (entry.laps, entry.drops)
+        } else {
+            (start.laps, start.drops)
+        };
+        let (end_laps, end_drops) = if self.stop || cut_at == 0 {
+            if !self.stop {
+                self.stats.cut_budget += 1;
+            }
+            (start.laps, start.drops)
+        } else {
+            self.steps(&start, s, side, hand, column, cut_at)
+        };
+        self.stats.laps += (end_laps - stat_laps) as u64;
+        self.stats.drops += (end_drops - stat_drops) as u64;
+    }
+
+    /// Lango's clockwise option or again-clockwise lap: that lap (step 0)
+    /// and the capture it ends in (step 1) sown on the relay loop's locals.
+    #[inline(always)]
+    fn lango_cw(first: First) -> bool {
+        LANGO && matches!(first, First::Cw | First::Again)
+    }
+
+    /// The first lap of a stretch from `first` at `entry` and hole `h`:
+    /// its hand (0 at the entry), and a capture's counters and hash change
+    /// (Lango's start capture, the again-clockwise lap's capture at the
+    /// entry), the capture sets and the opponent's holes after it being in
+    /// `side` from here on. Acholi's clockwise lap is sown on `s` here; the
+    /// other laps on the relay loop's locals ([`Self::steps`]).
+    #[inline(always)]
+    fn first_lap(
+        &self,
+        first: First,
+        entry: &State,
+        h: u8,
+        s: &mut State,
+        side: &mut Targets,
+    ) -> (u8, (u8, u8, u64)) {
+        match first {
+            First::Lift => (entry.mine.get(h as usize), (0, 0, 0)),
+            First::Capture => {
                 let (fr, bk, taken) =
                     side.take_column(&self.their16, &self.relay.opp_keys, h, Self::BACK);
                 (Self::capture_hand(entry, h, fr, bk), (fr, bk, taken))
             }
-            FROM_CW if LANGO => (entry.mine.get(h as usize), (0, 0, 0)),
-            FROM_AGAIN => {
+            First::Cw if LANGO => (entry.mine.get(h as usize), (0, 0, 0)),
+            First::Again => {
                 // The capture at the entry: its counters are the lap's hand.
                 let (fr, bk, taken) =
                     side.take_column(&self.their16, &self.relay.opp_keys, h, Self::BACK);
                 (fr + bk, (fr, bk, taken))
             }
-            FROM_CW => (self.cw_lap(&mut s, h), (0, 0, 0)),
-            _ => (0, (0, 0, 0)),
-        };
-        // The laps and drops at the stretch's start, and where its
-        // statistics count from.
-        let first = FIRST != FROM_ENTRY;
-        let (start_laps, start_drops) = (entry.laps + first as u32, entry.drops + hand as u32);
-        let (stat_laps, stat_drops) = if OWN_FIRST {
-            (entry.laps, entry.drops)
-        } else {
-            (start_laps, start_drops)
-        };
-        if self.stop || cut_at == 0 {
-            if !self.stop {
-                self.stats.cut_budget += 1;
-            }
-            self.stats.laps += (start_laps - stat_laps) as u64;
-            self.stats.drops += (start_drops - stat_drops) as u64;
-            return;
+            First::Cw => (self.cw_lap(s, h), (0, 0, 0)),
+            First::Entry => (0, (0, 0, 0)),
         }
+    }
+
+    /// The stretch's start state (step 0), for a replay (cold).
+    #[inline(always)]
+    fn start_state(&self, start: &Start) -> State {
+        let (entry, h) = (start.entry, start.h);
+        match start.first {
+            First::Lift => self.lifted(entry, h),
+            First::Capture => self.captured(entry, h),
+            First::Cw => self.cw_lapped(entry, h),
+            First::Again => self.again_lapped(entry),
+            First::Entry => *entry,
+        }
+    }
+
+    /// The state at Brent's checkpoint: kept whole (Acholi's, from step
+    /// `FAR` on), else the stretch replayed from its start.
+    #[inline(always)]
+    fn checkpoint(&mut self, br: &Brent, start: &Start) -> State {
+        if !LANGO {
+            if let Some(at) = br.snap {
+                debug_assert!(
+                    self.replay(&self.start_state(start), br.saved)
+                        .same_state(&at),
+                    "a whole checkpoint that its replay does not give"
+                );
+                return at;
+            }
+        }
+        self.replay(&self.start_state(start), br.saved)
+    }
+
+    /// The stretch's steps, from its start: the steps on the state `s`
+    /// (a capture or a clockwise hole after a lap that is not plain), then
+    /// the relay loop on the locals until the turn ends, is cut or decides.
+    /// Returns the turn's laps and drops at the stretch's end.
+    #[inline(always)]
+    fn steps(
+        &mut self,
+        start: &Start,
+        mut s: State,
+        mut side: Targets,
+        hand: u8,
+        column: (u8, u8, u64),
+        cut_at: u32,
+    ) -> (u32, u32) {
+        let lift = start.first == First::Lift;
+        let sown = lift || start.first == First::Capture || Self::lango_cw(start.first);
+        let mut br = Brent::new(s.hash, cut_at, LANGO);
         let mut exits = Self::exits(side.caps);
-        // Brent: the checkpoint is the state after `saved` steps of this
-        // stretch (0: its start), of which only the hash is kept; the next
-        // one is taken after `event!()` steps (1, 3, 7, 15, ...), or the
-        // budget cuts there. `left` counts the steps down to `event!()`.
-        // Acholi's follows from `saved` (as a variable of its own it kept a
-        // copy in the relay loop, one instruction a relay); Lango keeps it
-        // in `event` (its relay loops lost registers without it).
-        let (mut saved, mut saved_hash, mut event) = (0u32, s.hash, 1u32);
-        macro_rules! event {
-            () => {
-                if LANGO {
-                    event
-                } else {
-                    (2 * saved + 1).min(cut_at)
-                }
-            };
-        }
-        let mut left = 1u32;
-        // The stretch's start state, for a replay (cold).
-        let start = |g: &Self| match FIRST {
-            FROM_LIFT => g.lifted(entry, h),
-            FROM_CAPTURE => g.captured(entry, h),
-            FROM_CW => g.cw_lapped(entry, h),
-            FROM_AGAIN => g.again_lapped(entry),
-            _ => *entry,
-        };
-        // From step `FAR` on, an Acholi checkpoint also keeps its whole
-        // state in `snap` (such long stretches are rare), so that a hash match there
-        // is checked without replaying the stretch: the events from `far`
-        // on take the slow way (the budget's cut or a whole checkpoint).
-        // Lango's turns are seldom that long: it keeps the replay alone.
-        let far = if LANGO { cut_at } else { cut_at.min(FAR) };
-        let mut snap = MaybeUninit::<State>::uninit();
-        // The state at the checkpoint.
-        macro_rules! checkpoint {
-            () => {
-                if !LANGO && saved >= FAR {
-                    // SAFETY: `snap` is written at every checkpoint from
-                    // step `FAR` on, and `saved` is that checkpoint's step.
-                    let at = unsafe { snap.assume_init_read() };
-                    debug_assert!(
-                        self.replay(&start(self), saved).same_state(&at),
-                        "a whole checkpoint that its replay does not give"
-                    );
-                    at
-                } else {
-                    self.replay(&start(self), saved)
-                }
-            };
-        }
-        // The stretch's end: its lap count and drops.
-        let (end_laps, end_drops) = 'step: loop {
-            // The top of a step, with the state in `s` (a lift's: the
-            // entry's, its lifted hole's count).
-            let v = if lift { hand } else { s.at_last() };
-            // A lift goes straight to the locals (the relay loop below ends
-            // the stretch, so this top is passed once then).
-            if !sown && v == 1 {
-                self.emit(s.mine, s.hash, s.opp_occ, s.laps, s.drops);
-                break (s.laps, s.drops);
-            }
-            // A lap end that may decide: a capture or a clockwise hole after
-            // a lap that is not a counter-clockwise one of kind `Normal`
-            // (a clockwise lap, a lap of its own kind, one that keeps a base).
-            if !sown && exits >> s.last & 1 != 0 && !s.plain() {
-                if !self.branch(&mut s, v) {
-                    break (s.laps, s.drops);
-                }
-                exits = Self::exits(s.caps);
-                left -= 1;
-                if s.hash == saved_hash && checkpoint!().same_state(&s) {
-                    self.stats.cut_cycle += 1;
-                    break (s.laps, s.drops);
-                }
-                if left == 0 {
-                    let step = event!();
-                    if step >= far {
-                        if step == cut_at {
-                            self.stats.cut_budget += 1;
-                            break (s.laps, s.drops);
-                        }
-                        snap.write(s);
-                    }
-                    saved = step;
-                    saved_hash = s.hash;
-                    event = (2 * step + 1).min(cut_at);
-                    left = event!() - step;
-                }
-                continue;
-            }
-            // Laps on locals, until the turn ends, is cut or decides: the
-            // ring in loop order (no rotation a lap), the hash, the last
-            // hole, the origin, the drops, the front-row flag. `s` is kept
-            // as it was at the top of this step (plain, or not at a
-            // capture or clockwise hole, so that its next lap is a relay).
-            if !sown {
-                side = Targets {
-                    opp_occ: s.opp_occ,
-                    caps: s.caps,
-                };
-            }
-            let mut b = s.mine;
-            let (mut hash, mut last) = (s.hash, if lift { h } else { s.last } as usize & 15);
-            // `drops!()` and `front!()`: the drops (low word) and the relays
-            // that reached the front row (high word, with 1 if it was reached
-            // before) in one register, `df`, to which a relay adds its
-            // table's step. (Lango once kept the two apart, when its search's
-            // relay loop had lost its table's base register to the one; with
-            // the later loops the two apart put the drops on the stack.)
-            let mut df = s.drops as u64 | (s.front_reached as u64) << 32;
-            macro_rules! drops {
-                () => {
-                    df as u32
-                };
-            }
-            macro_rules! front {
-                () => {
-                    df >> 32 != 0
-                };
-            }
-            // A lap of `hand` counters that reaches the front row if `reached`.
-            macro_rules! add_lap {
-                ($hand:expr, $reached:expr) => {
-                    df += $hand as u64 | ($reached as u64) << 32
-                };
-            }
-            // The origin in bits 8 to 11 (after a relay, its table index:
-            // the lifted hole and its count, so that the relay loop keeps
-            // no copy of the hole).
-            let mut origin = (s.origin as usize) << 8;
-            // The count at `last`, as a word.
-            let mut v = v as usize;
-            // The state at the current lap end, after `step` steps of the
-            // stretch.
-            let sync = |b: &Loop16,
-                        hash,
-                        side: Targets,
-                        last: usize,
-                        origin: usize,
-                        drops,
-                        front: bool,
-                        step| State {
-                mine: *b,
-                hash,
-                opp_occ: side.opp_occ,
-                caps: (side.caps.0, if front { 0 } else { side.caps.1 }),
-                last: last as u8,
-                origin: (origin >> 8) as u8,
-                base: NONE,
-                kind: LapKind::Normal,
-                dir: Dir::Ccw,
-                front_reached: front,
-                laps: start_laps + step,
-                drops,
-            };
-            // A relay of the `v` counters of `last`, on the locals.
-            macro_rules! relay {
-                () => {
-                    let i = (last & 15) << 8 | (v & 255);
-                    let (lo, hi, key, step, _) = relay.at_index(i);
-                    b.add(lo, hi);
-                    hash = hash.wrapping_add(key);
-                    if !LANGO && OPEN && !front!() && step >> 32 != 0 {
-                        // The back row no longer captures.
-                        exits = Self::exits((side.caps.0, 0));
-                    }
-                    df += step;
-                    origin = i;
-                    last = (last + v as usize) & 15;
-                };
-            }
-            if lango_cw {
-                // Step 0: the clockwise lap of the `hand` counters of `h`
-                // (`cw_lap`), or of the capture at `h` (the again-clockwise
-                // lap, the column taken above), from the hole before the
-                // base, which ends at `end`: its first hole sown, or the base
-                // for a multiple of 16.
-                let base = if FIRST == FROM_CW {
-                    b.set(h as usize, 0);
-                    let key = self.hole_keys[h as usize & 15];
-                    hash = hash.wrapping_sub((hand as u64).wrapping_mul(key));
-                    h
-                } else {
-                    hash = hash.wrapping_sub(column.2);
-                    entry.base
-                };
-                let r = hand & 15;
-                let (from, end) = if r == 0 {
-                    (prev(base), base)
-                } else {
-                    let f = (base + LEN - r) & 15;
-                    (f, f)
-                };
-                hash = hash.wrapping_add(relay.sow(&mut b, from, hand));
-                add_lap!(hand, reaches_front(from, hand));
-                debug_assert!({
-                    let c = start(self);
-                    c.mine == b && c.hash == hash && c.last == end && c.front_reached == front!()
-                });
-                // Step 1: the capture it ends in, a decision where the
-                // again-clockwise lap captures too (its lap end built again
-                // from `entry`: [`Self::again_decide`]), else an increment sowing
-                // on the locals as the relay loop's captures are (a lap of
-                // kind `Normal`), the again-clockwise lap counting in the
-                // statistics, as `branch` counts it.
-                let (fr, bk, taken) =
-                    side.take_column(&self.their16, &self.relay.opp_keys, end, Self::BACK);
-                let k = fr + bk;
-                if Self::again_captures(&b, base, k, side.caps.0).0 {
-                    // The decision point's state from the locals, out of
-                    // line.
-                    self.again_at::<FIRST>(entry, h, &b, hash, front!());
-                    break 'step (start_laps, start_drops);
-                }
-                self.count_lap(k);
-                let (first, hand);
-                (hash, first, hand) =
-                    self.sow_capture(&mut b, hash.wrapping_sub(taken), end as usize, fr, bk);
-                origin = (end as usize) << 8;
-                add_lap!(hand, reaches_front(first, hand));
-                exits = Self::exits(side.caps);
-                last = (first as usize + hand as usize - 1) & 15;
-                // Brent after step 1 (no checkpoint at step 0 matches it:
-                // the capture emptied an opponent's hole).
-                saved = 1;
-                saved_hash = hash;
-                event = 3.min(cut_at);
-                left = event - 1;
-                v = b.get(last) as usize;
-                if v == 1 {
-                    self.emit(b, hash, side.opp_occ, start_laps + 1, drops!());
-                    break 'step (start_laps + 1, drops!());
-                }
-            } else if sown {
-                // The stretch's start is the lap end after its first lap.
-                if lift {
-                    relay!();
-                } else {
-                    // Lango's start capture: a lap of kind `Normal`.
-                    let (fr, bk, taken) = column;
-                    let first;
-                    (hash, first, _) =
-                        self.sow_capture(&mut b, hash.wrapping_sub(taken), h as usize, fr, bk);
-                    origin = (h as usize & 15) << 8;
-                    add_lap!(hand, reaches_front(first, hand));
-                    last = (first as usize + hand as usize - 1) & 15;
-                }
-                saved_hash = hash;
-                v = b.get(last) as usize;
-                if v == 1 {
-                    self.emit(b, hash, side.opp_occ, start_laps, drops!());
-                    break 'step (start_laps, drops!());
-                }
-            }
+        // The count at the top of a step (a lift's: its lifted hole's).
+        let mut v = hand;
+        if !sown {
             loop {
-                // The lap end `last` holding `v >= 2`: its next lap.
-                'lap: {
-                    if exits >> last & 1 != 0 {
-                        // The back row captures only in Acholi's opening
-                        // (elsewhere `caps.1` is empty from the turn's start).
-                        debug_assert!(!LANGO && OPEN || side.caps.1 == 0);
-                        let back = !LANGO && OPEN && !front!();
-                        let now = (side.caps.0, if back { side.caps.1 } else { 0 });
-                        let l = last as u8;
-                        if (now.0 | now.1).rotate_right(l as u32) & 1 != 0 {
-                            // A capture after a lap of kind `Normal`, which
-                            // decides nothing.
-                            let packed;
-                            (hash, packed) =
-                                self.capture(&mut side, &mut b, hash, last, origin >> 8);
-                            let (first, hand) = (packed as u8, (packed >> 8) as u8);
-                            origin = ((packed >> 16) as usize) << 8;
-                            add_lap!(hand, reaches_front(first, hand));
-                            let back = if front!() { 0 } else { side.caps.1 };
-                            exits = Self::exits((side.caps.0, back));
-                            last = (first as usize + hand as usize - 1) & 15;
-                            break 'lap;
-                        }
-                        // Lango's test from the relay table (Acholi's relay
-                        // loop lost registers to it: its perft and search
-                        // gained instructions).
-                        let cw = if LANGO {
-                            let e = relay.cw[last << 8 | (v & 255)];
-                            let cw = cw_captures_at(e, |h| b.get(h as usize), front!(), now);
-                            debug_assert_eq!(
-                                cw,
-                                cw_captures(l, v as u8, |h| b.get(h as usize), front!(), now)
-                            );
-                            cw
-                        } else {
-                            cw_captures(l, v as u8, |h| b.get(h as usize), front!(), now)
-                        };
-                        if cw {
-                            // A clockwise hole whose clockwise lap
-                            // captures: a decision (the capture's test
-                            // above failed, so `branch` would take it).
-                            let t = sync(
-                                &b,
-                                hash,
-                                side,
-                                last,
-                                origin,
-                                drops!(),
-                                front!(),
-                                event!() - left,
-                            );
-                            debug_assert!(!t.captures(Self::BACK) && t.plain());
-                            debug_assert!(t.cw_relay_captures(v as u8, Self::BACK));
-                            self.cw_decide(&t, v as u8);
-                            break 'step (t.laps, t.drops);
-                        }
-                        // A clockwise hole whose clockwise lap would not
-                        // capture: the turn relays on, the lap counting in
-                        // the statistics, sown or not (as `branch` counts it).
-                        self.stats.drops += v as u64;
-                        self.stats.laps += 1;
-                    }
-                    relay!();
-                }
-                // The end of a lap.
-                left -= 1;
-                if hash == saved_hash {
-                    let step = event!() - left;
-                    let t = sync(&b, hash, side, last, origin, drops!(), front!(), step);
-                    if checkpoint!().same_state(&t) {
-                        self.stats.cut_cycle += 1;
-                        break 'step (t.laps, t.drops);
-                    }
-                }
-                if left == 0 {
-                    let step = event!();
-                    if step >= far {
-                        let t = sync(&b, hash, side, last, origin, drops!(), front!(), step);
-                        if step == cut_at {
-                            self.stats.cut_budget += 1;
-                            break 'step (t.laps, t.drops);
-                        }
-                        snap.write(t);
-                    }
-                    saved = step;
-                    saved_hash = hash;
-                    event = (2 * step + 1).min(cut_at);
-                    left = event!() - step;
-                }
-                v = b.get(last) as usize;
+                v = s.at_last();
                 if v == 1 {
-                    let laps = start_laps + event!() - left;
-                    self.emit(b, hash, side.opp_occ, laps, drops!());
-                    break 'step (laps, drops!());
+                    self.emit(s.mine, s.hash, s.opp_occ, s.laps, s.drops);
+                    return (s.laps, s.drops);
+                }
+                // A lap end that may decide: a capture or a clockwise hole
+                // after a lap that is not a counter-clockwise one of kind
+                // `Normal` (a clockwise lap, a lap of its own kind, one
+                // that keeps a base).
+                if exits >> s.last & 1 == 0 || s.plain() {
+                    break;
+                }
+                if let Some(end) = self.branch_step(&mut s, v, &mut exits, &mut br, start) {
+                    return end;
                 }
             }
+            side = Targets::of(&s);
+        }
+        // Laps on locals, until the turn ends, is cut or decides. `s` is
+        // kept as it was at the top of this step (plain, or not at a
+        // capture or clockwise hole, so that its next lap is a relay).
+        let last = if lift { start.h } else { s.last };
+        let mut w = Walk::at(self.relay, &s, last, v, exits);
+        let mut b = s.mine;
+        let first = if Self::lango_cw(start.first) {
+            self.lango_cw_laps(&mut w, &mut b, &mut side, &mut br, start, hand, column)
+        } else if sown {
+            self.sown_lap(&mut w, &mut b, &side, &mut br, start, column)
+        } else {
+            None
         };
-        self.stats.laps += (end_laps - stat_laps) as u64;
-        self.stats.drops += (end_drops - stat_drops) as u64;
+        if let Some(end) = first {
+            return end;
+        }
+        // Every lap end is a loop position, below 16: this mask, once a
+        // stretch, bounds the relay table's index, which each relay
+        // ([`Walk::relay`]) then computes without one (with one there,
+        // Acholi's relay loop took two more instructions a relay).
+        w.last &= 15;
+        loop {
+            // The lap end `last` holding `v >= 2`: its next lap, then the
+            // end of the step.
+            if let Some(end) = self.next_lap(&mut w, &mut b, &mut side, &br, start) {
+                return end;
+            }
+            let state = |step| w.state(&b, &side, start.laps + step);
+            if let Some(end) = self.end_step(&mut br, start, w.hash, state) {
+                return end;
+            }
+            w.v = b.get(w.last) as usize;
+            if w.v == 1 {
+                let laps = start.laps + br.step(LANGO);
+                self.emit(b, w.hash, side.opp_occ, laps, w.drops());
+                return (laps, w.drops());
+            }
+        }
+    }
+
+    /// A step on the stretch's state `s` at a lap end holding `v` that may
+    /// decide ([`Self::branch`]), then the end of the step; `exits` follows
+    /// the capture sets. The turn's laps and drops where the stretch ends
+    /// here.
+    #[inline(always)]
+    fn branch_step(
+        &mut self,
+        s: &mut State,
+        v: u8,
+        exits: &mut u32,
+        br: &mut Brent,
+        start: &Start,
+    ) -> Option<(u32, u32)> {
+        if !self.branch(s, v) {
+            return Some((s.laps, s.drops));
+        }
+        *exits = Self::exits(s.caps);
+        let t = *s;
+        self.end_step(br, start, t.hash, |_| t)
+    }
+
+    /// The end of a step at a lap end with hash `hash`, whose state after
+    /// `step` steps of the stretch `state` gives: Brent's cycle test
+    /// against the checkpoint, and the next checkpoint where one falls here
+    /// (or the budget's cut). The turn's laps and drops where the stretch
+    /// ends here.
+    #[inline(always)]
+    fn end_step(
+        &mut self,
+        br: &mut Brent,
+        start: &Start,
+        hash: u64,
+        state: impl Fn(u32) -> State,
+    ) -> Option<(u32, u32)> {
+        br.left -= 1;
+        if hash == br.hash {
+            let t = state(br.step(LANGO));
+            if self.checkpoint(br, start).same_state(&t) {
+                self.stats.cut_cycle += 1;
+                return Some((t.laps, t.drops));
+            }
+        }
+        if br.left == 0 {
+            let step = br.event(LANGO);
+            if step >= br.far {
+                let t = state(step);
+                if step == br.cut_at {
+                    self.stats.cut_budget += 1;
+                    return Some((t.laps, t.drops));
+                }
+                br.snap = Some(t);
+            }
+            br.save(step, hash, LANGO);
+        }
+        None
+    }
+
+    /// A relay on the relay loop's locals: in Acholi's opening, the first
+    /// to reach the front row ends the back row's captures.
+    #[inline(always)]
+    fn relay_lap(w: &mut Walk, b: &mut Loop16, side: &Targets) {
+        if w.relay(b) && Self::BACK {
+            // The back row no longer captures.
+            w.exits = Self::exits((side.caps.0, 0));
+        }
+    }
+
+    /// The lap from lap end `w.last` holding `w.v >= 2`, on the relay
+    /// loop's locals: a capture after a lap of kind `Normal`, which decides
+    /// nothing; a clockwise hole's decision where its clockwise lap
+    /// captures (which ends the stretch: the turn's laps and drops); else a
+    /// relay.
+    #[inline(always)]
+    fn next_lap(
+        &mut self,
+        w: &mut Walk,
+        b: &mut Loop16,
+        side: &mut Targets,
+        br: &Brent,
+        start: &Start,
+    ) -> Option<(u32, u32)> {
+        if w.exits >> w.last & 1 != 0 {
+            // The back row captures only in Acholi's opening (elsewhere
+            // `caps.1` is empty from the turn's start).
+            debug_assert!(!LANGO && OPEN || side.caps.1 == 0);
+            let back = Self::BACK && !w.front();
+            let now = (side.caps.0, if back { side.caps.1 } else { 0 });
+            let l = w.last as u8;
+            if (now.0 | now.1).rotate_right(l as u32) & 1 != 0 {
+                self.capture_lap(w, b, side);
+                return None;
+            }
+            if Self::cw_captures_here(w, b, now) {
+                // A clockwise hole whose clockwise lap captures: a decision
+                // (the capture's test above failed, so `branch` would take
+                // it).
+                let t = w.state(b, side, start.laps + br.step(LANGO));
+                debug_assert!(!t.captures(Self::BACK) && t.plain());
+                debug_assert!(t.cw_relay_captures(w.v as u8, Self::BACK));
+                self.cw_decide(&t, w.v as u8);
+                return Some((t.laps, t.drops));
+            }
+            // A clockwise hole whose clockwise lap would not capture: the
+            // turn relays on, the lap counting in the statistics, sown or
+            // not (as `branch` counts it).
+            self.stats.drops += w.v as u64;
+            self.stats.laps += 1;
+        }
+        Self::relay_lap(w, b, side);
+        None
+    }
+
+    /// A capture at lap end `w.last` after a lap of kind `Normal`, on the
+    /// relay loop's locals ([`Self::capture`]).
+    #[inline(always)]
+    fn capture_lap(&mut self, w: &mut Walk, b: &mut Loop16, side: &mut Targets) {
+        let packed;
+        (w.hash, packed) = self.capture(side, b, w.hash, w.last, w.origin >> 8);
+        let (first, hand) = (packed as u8, (packed >> 8) as u8);
+        w.origin = ((packed >> 16) as usize) << 8;
+        w.sown(first, hand);
+        let back = if w.front() { 0 } else { side.caps.1 };
+        w.exits = Self::exits((side.caps.0, back));
+    }
+
+    /// Whether the clockwise lap of the `w.v` counters of clockwise hole
+    /// `w.last` of `b` would capture, `now` being the capture sets there:
+    /// Lango's test from the relay table (Acholi's relay loop lost
+    /// registers to it: its perft and search gained instructions).
+    #[inline(always)]
+    fn cw_captures_here(w: &Walk, b: &Loop16, now: (u32, u32)) -> bool {
+        let (l, v) = (w.last as u8, w.v as u8);
+        let count = |h: u8| b.get(h as usize);
+        if LANGO {
+            let e = w.relay.cw[w.last << 8 | (w.v & 255)];
+            let cw = cw_captures_at(e, count, w.front(), now);
+            debug_assert_eq!(cw, cw_captures(l, v, count, w.front(), now));
+            cw
+        } else {
+            cw_captures(l, v, count, w.front(), now)
+        }
+    }
+
+    /// A stretch's first lap sown on the relay loop's locals (its step 0):
+    /// the relay of a lift, or Lango's start capture at `start.h` (a lap
+    /// of kind `Normal`), `column` being its counters and hash change. The
+    /// turn's laps and drops where the stretch ends there.
+    #[inline(always)]
+    fn sown_lap(
+        &mut self,
+        w: &mut Walk,
+        b: &mut Loop16,
+        side: &Targets,
+        br: &mut Brent,
+        start: &Start,
+        column: (u8, u8, u64),
+    ) -> Option<(u32, u32)> {
+        if start.first == First::Lift {
+            Self::relay_lap(w, b, side);
+        } else {
+            let (fr, bk, taken) = column;
+            let h = start.h;
+            let (first, hand);
+            (w.hash, first, hand) =
+                self.sow_capture(b, w.hash.wrapping_sub(taken), h as usize, fr, bk);
+            w.origin = (h as usize & 15) << 8;
+            w.sown(first, hand);
+        }
+        br.hash = w.hash;
+        w.v = b.get(w.last) as usize;
+        if w.v == 1 {
+            self.emit(*b, w.hash, side.opp_occ, start.laps, w.drops());
+            return Some((start.laps, w.drops()));
+        }
+        None
+    }
+
+    /// Lango's clockwise option or again-clockwise lap on the relay loop's
+    /// locals (steps 0 and 1 of the stretch): the clockwise lap of the
+    /// `hand` counters of `start.h` ([`Self::cw_lap`]), or of the capture
+    /// at `start.h` (the again-clockwise lap, `column` being that capture's
+    /// counters and hash change, its column taken already), from the hole
+    /// before the base; then the capture it ends in. The turn's laps and
+    /// drops where the stretch ends there.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn lango_cw_laps(
+        &mut self,
+        w: &mut Walk,
+        b: &mut Loop16,
+        side: &mut Targets,
+        br: &mut Brent,
+        start: &Start,
+        hand: u8,
+        column: (u8, u8, u64),
+    ) -> Option<(u32, u32)> {
+        let (entry, h) = (start.entry, start.h);
+        // Step 0: the clockwise lap, which ends at `end`: its first hole
+        // sown, or the base for a multiple of 16.
+        let base = if start.first == First::Cw {
+            b.set(h as usize, 0);
+            let key = self.hole_keys[h as usize & 15];
+            w.hash = w.hash.wrapping_sub((hand as u64).wrapping_mul(key));
+            h
+        } else {
+            w.hash = w.hash.wrapping_sub(column.2);
+            entry.base
+        };
+        let r = hand & 15;
+        let (from, end) = if r == 0 {
+            (prev(base), base)
+        } else {
+            let f = (base + LEN - r) & 15;
+            (f, f)
+        };
+        w.hash = w.hash.wrapping_add(w.relay.sow(b, from, hand));
+        w.add_lap(hand, reaches_front(from, hand));
+        debug_assert!({
+            let c = self.start_state(start);
+            c.mine == *b && c.hash == w.hash && c.last == end && c.front_reached == w.front()
+        });
+        // Step 1: the capture it ends in, a decision where the
+        // again-clockwise lap captures too (its lap end built again from
+        // `entry`: [`Self::again_decide`]), else an increment sowing on the
+        // locals as the relay loop's captures are (a lap of kind `Normal`),
+        // the again-clockwise lap counting in the statistics, as `branch`
+        // counts it.
+        let (fr, bk, taken) =
+            side.take_column(&self.their16, &self.relay.opp_keys, end, Self::BACK);
+        let k = fr + bk;
+        if Self::again_captures(b, base, k, side.caps.0).0 {
+            // The decision point's state from the locals, out of line.
+            self.again_at(start.first, entry, h, b, w.hash, w.front());
+            return Some((start.laps, start.drops));
+        }
+        self.count_lap(k);
+        let (first, hand);
+        (w.hash, first, hand) =
+            self.sow_capture(b, w.hash.wrapping_sub(taken), end as usize, fr, bk);
+        w.origin = (end as usize) << 8;
+        w.sown(first, hand);
+        w.exits = Self::exits(side.caps);
+        // Brent after step 1 (no checkpoint at step 0 matches it: the
+        // capture emptied an opponent's hole).
+        br.save(1, w.hash, LANGO);
+        w.v = b.get(w.last) as usize;
+        if w.v == 1 {
+            self.emit(*b, w.hash, side.opp_occ, start.laps + 1, w.drops());
+            return Some((start.laps + 1, w.drops()));
+        }
+        None
     }
 
     /// Whether the relay loop's captures are inlined in it ([`Self::capture`]):
@@ -1613,28 +1849,21 @@ where
         if !self.stop {
             self.on_path(Token::Minus, minus);
         }
-        self.depth -= 1;
+        self.leave();
     }
 
     /// Lango: [`Self::again_decide`] at the capture that the first lap of a
-    /// stretch from `FIRST` ([`FROM_CW`], [`FROM_AGAIN`]) at `entry` and `h`
+    /// stretch from `first` ([`First::Cw`], [`First::Again`]) at `entry` and `h`
     /// ends in (a clockwise lap), its decision point's state built from
     /// that lap's loop `b`, hash `hash` and front-row flag `front`; out of
     /// line, so that the stretch's relay loop keeps its registers.
     #[inline(never)]
-    fn again_at<const FIRST: u8>(
-        &mut self,
-        entry: &State,
-        h: u8,
-        b: &Loop16,
-        hash: u64,
-        front: bool,
-    ) {
+    fn again_at(&mut self, first: First, entry: &State, h: u8, b: &Loop16, hash: u64, front: bool) {
         let mut side = Targets {
             opp_occ: entry.opp_occ,
             caps: entry.caps,
         };
-        let (base, hand, origin) = if FIRST == FROM_CW {
+        let (base, hand, origin) = if first == First::Cw {
             (h, entry.mine.get(h as usize), h)
         } else {
             let (fr, bk, _) = side.take_column(&self.their16, &self.relay.opp_keys, h, Self::BACK);
@@ -1657,7 +1886,7 @@ where
             drops: entry.drops + hand as u32,
         };
         debug_assert!({
-            let c = if FIRST == FROM_CW {
+            let c = if first == First::Cw {
                 self.cw_lapped(entry, h)
             } else {
                 self.again_lapped(entry)
@@ -1699,7 +1928,7 @@ where
             left.put(self.hole_keys, o, k);
             self.on_path(Token::Leave, |g| g.starts(&left));
         }
-        self.depth -= 1;
+        self.leave();
     }
 
     /// A decision point at lap-end state `pre`: branch into each option,
@@ -1720,39 +1949,37 @@ where
                 Opt::Relay(tok) => self.on_path(*tok, |g| g.run_relay(pre)),
             }
         }
-        self.depth -= 1;
+        self.leave();
     }
 
     /// Enter the decision point at lap-end state `pre`, its state kept for
     /// the path's later decision points; false (counted in the statistics)
     /// where this state already occurred at a decision point of the path,
     /// or the path has no room for another. The caller leaves it
-    /// (`depth -= 1`) after its options.
+    /// ([`Self::leave`]) after its options.
     #[inline(always)]
     fn enter(&mut self, pre: &State) -> bool {
         let key = pre.key();
-        for i in 0..self.depth {
-            // SAFETY: `seen[..depth]` and `seen_key[..depth]` were written
-            // below before `depth` grew.
-            let (seen, seen_key) = unsafe {
-                (
-                    self.seen[i].assume_init_ref(),
-                    self.seen_key[i].assume_init(),
-                )
-            };
-            if seen_key == key && seen.same_state(pre) {
-                self.stats.cut_repeat += 1;
-                return false;
-            }
+        if self
+            .seen
+            .iter()
+            .any(|s| s.key == key && s.state.same_state(pre))
+        {
+            self.stats.cut_repeat += 1;
+            return false;
         }
-        if self.depth == MAX_TOKENS {
+        if self.seen.len() == MAX_TOKENS {
             self.stats.cut_overflow += 1;
             return false;
         }
-        self.seen[self.depth] = MaybeUninit::new(*pre);
-        self.seen_key[self.depth] = MaybeUninit::new(key);
-        self.depth += 1;
+        self.seen.push(Seen { key, state: *pre });
         true
+    }
+
+    /// Leave the decision point entered last ([`Self::enter`]).
+    #[inline(always)]
+    fn leave(&mut self) {
+        self.seen.pop();
     }
 
     /// The child of the turn that ends with the mover's loop `mine`, hash
