@@ -87,8 +87,10 @@ impl GameScore {
 /// Win, draw and loss counts (the trinomial model).
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Wdl {
-    pub(crate) wins: u64,
-    pub(crate) draws: u64,
+    /// Wins.
+    pub wins: u64,
+    /// Draws.
+    pub draws: u64,
     /// Losses.
     pub losses: u64,
 }
