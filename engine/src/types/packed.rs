@@ -329,46 +329,28 @@ impl Ring for Loop {
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub struct Ring16(u128);
 
+// The SSE2 forms of two hot byte scans, the one `unsafe` of this floor
+// (see the module's doc for what they pay); elsewhere, the word forms.
+#[cfg(target_arch = "x86_64")]
+mod sse2;
+#[cfg(not(target_arch = "x86_64"))]
+use masks16_words as masks16;
+#[cfg(not(target_arch = "x86_64"))]
+pub(crate) use open_columns_words as open_columns;
+#[cfg(target_arch = "x86_64")]
+use sse2::masks16;
+#[cfg(target_arch = "x86_64")]
+pub(crate) use sse2::open_columns;
+
 /// Over sixteen columns (one byte each): the columns where `own` and
 /// `front` both hold counters (and `back` too, unless `either`), and of
 /// those the sum and the largest of `front + back`. Every byte of `front +
-/// back` stays below 256: a board holds at most 128 counters.
-#[cfg(target_arch = "x86_64")]
-#[inline]
-pub fn open_columns(own: u128, front: u128, back: u128, either: bool) -> (u32, u32) {
-    use std::arch::x86_64::*;
-    // SAFETY: SSE2 is part of the x86_64 baseline; these only compute.
-    unsafe {
-        let load = |x: u128| _mm_set_epi64x((x >> 64) as i64, x as i64);
-        let (own, front, back) = (load(own), load(front), load(back));
-        let zero = _mm_setzero_si128();
-        let mut closed = _mm_or_si128(_mm_cmpeq_epi8(own, zero), _mm_cmpeq_epi8(front, zero));
-        if !either {
-            closed = _mm_or_si128(closed, _mm_cmpeq_epi8(back, zero));
-        }
-        let taken = _mm_andnot_si128(closed, _mm_add_epi8(front, back));
-        let sums = _mm_sad_epu8(taken, zero);
-        let sum = (_mm_cvtsi128_si32(sums) + _mm_cvtsi128_si32(_mm_srli_si128(sums, 8))) as u32;
-        let mut m = _mm_max_epu8(taken, _mm_srli_si128(taken, 8));
-        m = _mm_max_epu8(m, _mm_srli_si128(m, 4));
-        m = _mm_max_epu8(m, _mm_srli_si128(m, 2));
-        m = _mm_max_epu8(m, _mm_srli_si128(m, 1));
-        (sum, _mm_cvtsi128_si32(m) as u32 & 0xff)
-    }
-}
-
-/// [`open_columns`] without SSE2.
-#[cfg(not(target_arch = "x86_64"))]
-#[inline]
-pub fn open_columns(own: u128, front: u128, back: u128, either: bool) -> (u32, u32) {
-    open_columns_words(own, front, back, either)
-}
-
-/// [`open_columns`] eight bytes a word (the code where SSE2 is missing;
-/// tested against it where it is not).
+/// back` stays below 256: a board holds at most 128 counters. The form for
+/// targets without SSE2 ([`sse2::open_columns`] on x86_64; tested against it
+/// there).
 #[cfg_attr(target_arch = "x86_64", allow(dead_code))]
 #[inline]
-fn open_columns_words(own: u128, front: u128, back: u128, either: bool) -> (u32, u32) {
+pub(crate) fn open_columns_words(own: u128, front: u128, back: u128, either: bool) -> (u32, u32) {
     let mut open = nonzero_bytes128(own) & nonzero_bytes128(front);
     if !either {
         open &= nonzero_bytes128(back);
@@ -383,20 +365,13 @@ fn open_columns_words(own: u128, front: u128, back: u128, either: bool) -> (u32,
     (byte_sum128(taken), max)
 }
 
-/// Occupied holes and holes with two or more of 16 packed bytes.
-#[cfg(target_arch = "x86_64")]
+/// Occupied holes and holes with two or more of 16 packed bytes, a word at
+/// a time (the form for targets without SSE2; tested against it there).
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
 #[inline]
-fn masks16(lo: u64, hi: u64) -> (u32, u32) {
-    use std::arch::x86_64::*;
-    // SAFETY: SSE2 is part of the x86_64 baseline; these only compute.
-    unsafe {
-        let v = _mm_set_epi64x(hi as i64, lo as i64);
-        let zero = _mm_setzero_si128();
-        let empty = _mm_movemask_epi8(_mm_cmpeq_epi8(v, zero)) as u32;
-        let at_most_one =
-            _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_subs_epu8(v, _mm_set1_epi8(1)), zero)) as u32;
-        (!empty & 0xffff, !at_most_one & 0xffff)
-    }
+fn masks16_words(lo: u64, hi: u64) -> (u32, u32) {
+    let l = Loop([lo, hi, 0, 0]);
+    (l.occupied(), l.movable())
 }
 
 /// Occupied holes and holes with two or more of the 16 bytes of `v`, as
@@ -404,13 +379,6 @@ fn masks16(lo: u64, hi: u64) -> (u32, u32) {
 #[inline]
 pub(crate) fn masks_low16(v: u128) -> (u32, u32) {
     masks16(v as u64, (v >> 64) as u64)
-}
-
-#[cfg(not(target_arch = "x86_64"))]
-#[inline]
-fn masks16(lo: u64, hi: u64) -> (u32, u32) {
-    let l = Loop([lo, hi, 0, 0]);
-    (l.occupied(), l.movable())
 }
 
 /// `RELAY16[n]`: what a relay of `n` counters adds to a 16-hole loop seen
