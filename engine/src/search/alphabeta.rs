@@ -549,9 +549,10 @@ impl<'a, E: Evaluator> Worker<'a, E> {
         // the generation is paid only when it does not cut off.
         let mut found = std::mem::MaybeUninit::<Child>::uninit();
         let mut tried: Option<&Position> = None;
-        if tt_move != 0 && !pv_node && table_child(pos, tt_move, &mut found) {
-            // SAFETY: written in full by `table_child`, which found it.
-            let c = unsafe { found.assume_init_ref() };
+        let table = (tt_move != 0 && !pv_node)
+            .then(|| table_child(pos, tt_move, &mut found))
+            .flatten();
+        if let Some(c) = table {
             let same = c.pos.side_to_move() == mover;
             let v = self.child_value(below, &c.pos, same, depth - 1, alpha, beta, ply + 1, false);
             if self.stopped {

@@ -2,7 +2,10 @@
 //! every other node. The arena is the one place MCTS needs `unsafe`: its
 //! slots are written by the thread that claimed them and read by every
 //! thread once published, without locks (each site's SAFETY comment says
-//! why it holds).
+//! why it holds). The unsafety is structural, not a speed-up: a tree shared
+//! by every search thread without locks, whose children are handed out as
+//! `&[Node]`; a safe arena would need a lock or a once-cell per slot, and a
+//! once-cell slot cannot be read as a slice of nodes.
 
 use super::{Node, COMPACT_NS_PER_NODE, UNKNOWN};
 use crate::board::Position;
