@@ -211,6 +211,7 @@ impl Position {
         }
     }
 
+    /// The rule code played.
     pub fn variant(&self) -> Variant {
         self.variant
     }
@@ -218,9 +219,12 @@ impl Position {
     pub fn width(&self) -> u8 {
         self.width
     }
+    /// The side to move.
     pub fn side_to_move(&self) -> Side {
         self.side
     }
+    /// The phase of the game: an opening (sequential or simultaneous),
+    /// the race, or the main phase.
     pub fn phase(&self) -> Phase {
         self.phase
     }
@@ -258,6 +262,38 @@ impl Position {
             phase: self.phase,
             race: self.race,
         }
+    }
+
+    /// Make `self` a copy of `src`, field by field as [`Position::copied`]
+    /// builds one (an assignment of the whole is a `memcpy` call).
+    #[inline(always)]
+    pub(crate) fn set_from(&mut self, src: &Position) {
+        let Position {
+            loops,
+            hash,
+            occupied,
+            movable,
+            ply,
+            hist,
+            stores,
+            variant,
+            width,
+            side,
+            phase,
+            race,
+        } = self;
+        *loops = src.loops;
+        *hash = src.hash;
+        *occupied = src.occupied;
+        *movable = src.movable;
+        *ply = src.ply;
+        *hist = src.hist;
+        *stores = src.stores;
+        *variant = src.variant;
+        *width = src.width;
+        *side = src.side;
+        *phase = src.phase;
+        *race = src.race;
     }
 
     /// Equal in everything but the ply count.
@@ -406,6 +442,9 @@ mod tests {
                     }
                     for a in &kids {
                         assert_eq!(a.copied(), *a, "the field-wise copy is the position");
+                        let mut b = kids[0];
+                        b.set_from(a);
+                        assert_eq!(b, *a, "the field-wise copy is the position");
                         let later = a.with_ply(a.ply + 7);
                         assert!(a.same_state(&later));
                         let mut other = *a;

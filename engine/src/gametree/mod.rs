@@ -6,13 +6,13 @@
 mod slot;
 
 use crate::board::Position;
-use crate::rules::LAP_BUDGET;
+use crate::rules::{adjiboto, MoveInfo, LAP_BUDGET};
 use crate::types::geometry::{facing, front_mask};
 use crate::types::moves::Move;
 use crate::types::{Phase, Variant};
 
 /// Deepest ply any search reaches from its root.
-pub const MAX_PLY: usize = 128;
+pub(crate) const MAX_PLY: usize = 128;
 /// Beyond every score.
 pub const INF: i32 = 32_000;
 /// A win at the root itself; a win in `n` plies scores `MATE - n`.
@@ -20,8 +20,9 @@ pub const MATE: i32 = 31_000;
 /// Scores at or beyond this (in absolute value) are wins or losses.
 pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
 /// Evaluations are clamped to this, well clear of the win/loss range.
-pub const EVAL_MAX: i32 = 20_000;
-pub const DRAW: i32 = 0;
+pub(crate) const EVAL_MAX: i32 = 20_000;
+/// A draw's score.
+pub(crate) const DRAW: i32 = 0;
 
 /// True only when the side to move certainly has no legal move, decided
 /// without generating: no hole with 2 or more, and no Lango start capture (an
@@ -67,16 +68,18 @@ pub fn terminal_value(pos: &Position, ply: usize) -> i32 {
 
 /// A legal move and the position it leads to.
 #[derive(Copy, Clone, Debug)]
-pub struct Child {
-    pub mv: Move,
-    pub pos: Position,
+pub(crate) struct Child {
+    /// The move (the first path in generation order to the child).
+    pub(crate) mv: Move,
+    /// The position it leads to.
+    pub(crate) pos: Position,
 }
 
 /// Every legal move of `pos` into `buf` (cleared first), in generation
 /// order, keeping only the first of several paths that end in the same
 /// position (RULINGS 7 lets search merge them). `hashes` is scratch space.
 /// Neither vector allocates once it has grown to the largest node's size.
-pub fn children(pos: &Position, buf: &mut Vec<Child>, hashes: &mut Vec<u64>) {
+pub(crate) fn children(pos: &Position, buf: &mut Vec<Child>, hashes: &mut Vec<u64>) {
     buf.clear();
     hashes.clear();
     if !pos.variant().is_choro() {
@@ -91,17 +94,61 @@ pub fn children(pos: &Position, buf: &mut Vec<Child>, hashes: &mut Vec<u64>) {
     });
 }
 
-/// The first child of `pos` in generation order whose hash's low 32 bits
-/// are `want` (a table move), with its move, written to `out`; `None`, and
-/// `out` not all written, where no child has them. The generation stops at
-/// that child.
+/// Write to `out` the first child of `pos` in generation order whose
+/// hash's low 32 bits are `want` (a table move), with its move; false, and
+/// `out` left as the generation left it, where no child has them. The
+/// generation stops at that child. Adjiboto's generator builds its children
+/// in `out` itself (no child aside to copy out).
 #[inline(always)]
-pub fn table_child<'a>(
-    pos: &Position,
+pub(crate) fn table_child(pos: &Position, want: u32, out: &mut Child) -> bool {
+    if !pos.variant().is_choro() {
+        out.pos.set_from(pos);
+        let mut seek = Seek {
+            slot: out,
+            want,
+            found: false,
+        };
+        adjiboto::generate_into(pos, &mut seek);
+        return seek.found;
+    }
+    let mut found = false;
+    pos.generate(LAP_BUDGET, |m, p, _| {
+        if p.hash() as u32 == want {
+            out.mv = *m;
+            out.pos.set_from(p);
+            found = true;
+            return false;
+        }
+        true
+    });
+    found
+}
+
+/// [`adjiboto::ChildOut`] for [`table_child`]: every move's child is built
+/// in the one slot, over the last one (the generator rewrites all a move
+/// changes), until one has the hash wanted; its move is then written.
+struct Seek<'a> {
+    slot: &'a mut Child,
     want: u32,
-    out: &'a mut std::mem::MaybeUninit<Child>,
-) -> Option<&'a Child> {
-    slot::table_child(pos, want, out)
+    found: bool,
+}
+
+impl adjiboto::ChildOut for Seek<'_> {
+    const FRESH: bool = false;
+    #[inline(always)]
+    fn slot(&mut self) -> &mut Position {
+        &mut self.slot.pos
+    }
+
+    #[inline(always)]
+    fn made(&mut self, mv: &Move, _: MoveInfo) -> bool {
+        if self.slot.pos.hash() as u32 != self.want {
+            return true;
+        }
+        self.slot.mv = *mv;
+        self.found = true;
+        false
+    }
 }
 
 /// Add the child `p` reached by `m` unless an equal child (same state) is
@@ -131,7 +178,7 @@ fn push_new(buf: &mut Vec<Child>, hashes: &mut Vec<u64>, seen: &mut u64, m: &Mov
 /// path is not listed although a later one is, and name a kept child by a
 /// path the caller did not allow. No listed path legal (or an empty list):
 /// every child, as [`children`] gives them.
-pub fn root_children(
+pub(crate) fn root_children(
     pos: &Position,
     searchmoves: &[Move],
     buf: &mut Vec<Child>,
@@ -155,7 +202,7 @@ pub fn root_children(
 }
 
 /// The first legal move of `parent` that leads to `child`'s state.
-pub fn move_to(parent: &Position, child: &Position) -> Option<Move> {
+pub(crate) fn move_to(parent: &Position, child: &Position) -> Option<Move> {
     let mut found = None;
     parent.generate(LAP_BUDGET, |m, p, _| {
         if p.same_state(child) {
@@ -208,7 +255,11 @@ mod tests {
         // the first generated child with it, one slot reused throughout so
         // that a field left from another parent or an earlier move shows.
         let mut rng = crate::rng::Rng::new(0x7ab1e);
-        let mut slot = std::mem::MaybeUninit::<Child>::uninit();
+        let start = Position::startpos(Variant::Didinga, 8).unwrap();
+        let mut slot = Child {
+            mv: Move::empty(false),
+            pos: start,
+        };
         let mut checked = 0;
         let mut starts: Vec<Position> = (0..150)
             .map(|_| Position::startpos(Variant::Adjiboto, 5).unwrap())
@@ -231,9 +282,9 @@ mod tests {
                 for want in wants {
                     let first = all.iter().find(|(_, q)| q.hash() as u32 == want);
                     let found = table_child(&p, want, &mut slot);
-                    assert_eq!(found.is_some(), first.is_some(), "{p} {want:#x}");
-                    if let (Some((m, q)), Some(c)) = (first, found) {
-                        assert_eq!((c.mv, c.pos), (*m, *q), "{p}");
+                    assert_eq!(found, first.is_some(), "{p} {want:#x}");
+                    if let Some((m, q)) = first {
+                        assert_eq!((slot.mv, slot.pos), (*m, *q), "{p}");
                         checked += 1;
                     }
                 }

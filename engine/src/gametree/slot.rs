@@ -1,21 +1,18 @@
-//! The children list's `unsafe`: children written straight into the list's
-//! spare slots, or into the one slot of the table move. A `Child` (152
-//! bytes) pushed as a value, or a `Position` (144 bytes) assigned whole, is
-//! a call of `memcpy`; here the move is written and the position copied in
-//! two parts of at most 128 bytes, which the compiler copies inline.
+//! The children list's `unsafe`: children written straight into the
+//! list's spare slots. A `Child` (152 bytes) pushed as a value is a call of
+//! `memcpy`; here the move is written and the position copied in two parts
+//! of at most 128 bytes, which the compiler copies inline.
 //!
 //! What the safe forms cost (`choro bench`, whole process, callgrind,
-//! against main 789259e): `Vec::push` of each child, 3.3% (Adjiboto) to
-//! 5.9% (Didinga); Adjiboto's children built in the list's last slot with
-//! bounds-checked pushes and pops, 3.1% of Adjiboto; the table move's child
-//! in a slot made once per ply (`Option<Child>`), about 2.5% of Didinga and
-//! Adjiboto. Each is over the 2% that `unsafe` must pay (issue 27).
+//! issue 27): `Vec::push` of each child, 3.3% (Adjiboto) to 5.9%
+//! (Didinga) more instructions; Adjiboto's children built in the list's
+//! last slot with pushes and pops, 3.1% of Adjiboto. Each is over the 2%
+//! that `unsafe` must pay.
 
 use super::Child;
 use crate::board::Position;
-use crate::rules::{adjiboto, MoveInfo, LAP_BUDGET};
+use crate::rules::{adjiboto, MoveInfo};
 use crate::types::moves::Move;
-use std::mem::MaybeUninit;
 use std::ptr::{addr_of_mut, copy_nonoverlapping};
 
 /// Write `src` to `dst` in two parts of at most 128 bytes, each of which
@@ -135,78 +132,5 @@ impl adjiboto::ChildOut for InList<'_> {
         }
         self.len = n + 1;
         true
-    }
-}
-
-/// `gametree::table_child`: Adjiboto's generator builds its children in
-/// `out` itself (no child aside to copy out).
-#[inline(always)]
-pub(super) fn table_child<'a>(
-    pos: &Position,
-    want: u32,
-    out: &'a mut MaybeUninit<Child>,
-) -> Option<&'a Child> {
-    let slot = out.as_mut_ptr();
-    let found = if !pos.variant().is_choro() {
-        // SAFETY: `slot` is valid for writes of a `Child` and apart from
-        // `pos`; its position is written in full here, before `Seek` hands
-        // out a reference to it.
-        let mut seek = unsafe {
-            write_position(pos, addr_of_mut!((*slot).pos));
-            Seek {
-                slot,
-                want,
-                found: false,
-            }
-        };
-        adjiboto::generate_into(pos, &mut seek);
-        seek.found
-    } else {
-        let mut found = false;
-        pos.generate(LAP_BUDGET, |m, p, _| {
-            if p.hash() as u32 == want {
-                // SAFETY: `slot` is valid for the write and apart from `m`
-                // and `p`, which the generator holds.
-                unsafe { write_child(slot, m, p) };
-                found = true;
-                return false;
-            }
-            true
-        });
-        found
-    };
-    // SAFETY: a child found was written in full (its move and position).
-    found.then(|| unsafe { out.assume_init_ref() })
-}
-
-/// [`adjiboto::ChildOut`] for [`table_child`]: every move's child is built
-/// in the one slot, over the last one (the generator rewrites all a move
-/// changes), until one has the hash wanted; its move is then written.
-struct Seek {
-    slot: *mut Child,
-    want: u32,
-    found: bool,
-}
-
-impl adjiboto::ChildOut for Seek {
-    const FRESH: bool = false;
-    #[inline(always)]
-    fn slot(&mut self) -> &mut Position {
-        // SAFETY: the slot's position was written in full by `table_child`
-        // and nothing else refers to it while the generator runs.
-        unsafe { &mut *addr_of_mut!((*self.slot).pos) }
-    }
-
-    #[inline(always)]
-    fn made(&mut self, mv: &Move, _: MoveInfo) -> bool {
-        // SAFETY: as in `slot`; the move is written to its own field.
-        unsafe {
-            if (*self.slot).pos.hash() as u32 != self.want {
-                return true;
-            }
-            addr_of_mut!((*self.slot).mv).write(*mv);
-        }
-        self.found = true;
-        false
     }
 }

@@ -1,7 +1,7 @@
 //! The SSE2 forms of two byte scans over sixteen holes: the columns an
 //! attacker may capture (the evaluation's `open_columns`) and the occupied
-//! and movable masks of a 16-hole loop (`masks16`, every Adjiboto child and
-//! every 8-wide `Loop::masks`). The intrinsics are `unsafe` to call only
+//! and movable masks of a 16-hole loop (`masks16`: every Adjiboto child,
+//! and the rings of the 8-wide boards). The intrinsics are `unsafe` to call only
 //! because a CPU may lack the instructions; SSE2 is part of the x86_64
 //! baseline, so every call is sound, and nothing here reads or writes
 //! memory.
