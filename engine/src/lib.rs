@@ -38,6 +38,8 @@
 //! 7. `go`: what `go` runs, the book, the solver's share, then a searcher.
 //! 8. `bench`: the fixed benchmark.
 
+#![deny(unsafe_op_in_unsafe_fn)]
+
 pub mod bench;
 pub mod blind;
 pub mod board;

@@ -2,6 +2,9 @@
 //! `perft`, `bench`, `playouts`, `match`, `replay`, `solve` and `merge` tools (PROTOCOL.md, "Command line").
 
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![deny(unsafe_op_in_unsafe_fn)]
+
+mod alloc;
 
 use choro::perft::{self, PerftRequest};
 use choro::{bench, Server};
@@ -106,33 +109,8 @@ fn perft_command(a: &PerftArgs) -> Result<(), String> {
     failed.map_or(Ok(()), Err)
 }
 
-/// Keep every large block (the transposition table, the MCTS arena, the
-/// solver's facts) in a mapping of its own, given back whole when freed.
-/// glibc raises its mmap threshold to the size of each mapped block freed
-/// (up to 32 MiB); after a `Hash` change the next tables of up to that size
-/// come from the heap, and their memory stays resident when they are freed
-/// in turn: a process swinging `Hash` between 1 and 64 MiB held up to 79 MiB
-/// above the current `Hash` (RELIABILITY.md finding 17). Setting the
-/// threshold, at glibc's own starting value, stops the raising.
-#[cfg(all(target_os = "linux", target_env = "gnu"))]
-fn keep_large_blocks_mapped() {
-    const M_MMAP_THRESHOLD: i32 = -3;
-    extern "C" {
-        fn mallopt(param: i32, value: i32) -> i32;
-    }
-    // SAFETY: `mallopt` sets one allocator parameter; it is called first
-    // thing in `main`, before any other thread exists. A refusal (0) leaves
-    // glibc's default behaviour, which is correct, only larger.
-    unsafe {
-        mallopt(M_MMAP_THRESHOLD, 128 * 1024);
-    }
-}
-
-#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
-fn keep_large_blocks_mapped() {}
-
 fn main() -> ExitCode {
-    keep_large_blocks_mapped();
+    alloc::keep_large_blocks_mapped();
     let cli = Cli::parse();
     match cli.command {
         None => {

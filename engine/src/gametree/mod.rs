@@ -3,6 +3,8 @@
 //! position without a move, and the score scale those values are on
 //! (RULINGS 9 and 10). It sits below `search` and `solve`, which both use it.
 
+mod slot;
+
 use crate::board::Position;
 use crate::rules::{adjiboto, MoveInfo, LAP_BUDGET};
 use crate::types::geometry::{facing, front_mask};
@@ -10,7 +12,7 @@ use crate::types::moves::Move;
 use crate::types::{Phase, Variant};
 
 /// Deepest ply any search reaches from its root.
-pub const MAX_PLY: usize = 128;
+pub(crate) const MAX_PLY: usize = 128;
 /// Beyond every score.
 pub const INF: i32 = 32_000;
 /// A win at the root itself; a win in `n` plies scores `MATE - n`.
@@ -18,8 +20,9 @@ pub const MATE: i32 = 31_000;
 /// Scores at or beyond this (in absolute value) are wins or losses.
 pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
 /// Evaluations are clamped to this, well clear of the win/loss range.
-pub const EVAL_MAX: i32 = 20_000;
-pub const DRAW: i32 = 0;
+pub(crate) const EVAL_MAX: i32 = 20_000;
+/// A draw's score.
+pub(crate) const DRAW: i32 = 0;
 
 /// True only when the side to move certainly has no legal move, decided
 /// without generating: no hole with 2 or more, and no Lango start capture (an
@@ -65,31 +68,23 @@ pub fn terminal_value(pos: &Position, ply: usize) -> i32 {
 
 /// A legal move and the position it leads to.
 #[derive(Copy, Clone, Debug)]
-pub struct Child {
-    pub mv: Move,
-    pub pos: Position,
+pub(crate) struct Child {
+    /// The move (the first path in generation order to the child).
+    pub(crate) mv: Move,
+    /// The position it leads to.
+    pub(crate) pos: Position,
 }
 
 /// Every legal move of `pos` into `buf` (cleared first), in generation
 /// order, keeping only the first of several paths that end in the same
 /// position (RULINGS 7 lets search merge them). `hashes` is scratch space.
 /// Neither vector allocates once it has grown to the largest node's size.
-pub fn children(pos: &Position, buf: &mut Vec<Child>, hashes: &mut Vec<u64>) {
+pub(crate) fn children(pos: &Position, buf: &mut Vec<Child>, hashes: &mut Vec<u64>) {
     buf.clear();
     hashes.clear();
     if !pos.variant().is_choro() {
         // Adjiboto: at most five children, each made in its list slot.
-        buf.reserve(5);
-        let mut out = InList {
-            parent: pos,
-            base: buf.as_mut_ptr(),
-            len: 0,
-            room: buf.capacity(),
-            seen: 0,
-        };
-        adjiboto::generate_into(pos, &mut out);
-        // SAFETY: the first `out.len` slots hold whole children.
-        unsafe { buf.set_len(out.len) };
+        slot::adjiboto_children(pos, buf);
         return;
     }
     let mut seen = 0u64;
@@ -99,81 +94,19 @@ pub fn children(pos: &Position, buf: &mut Vec<Child>, hashes: &mut Vec<u64>) {
     });
 }
 
-/// [`adjiboto::ChildOut`] for [`children`]: each child is built in the
-/// list's next slot (a copy of the parent that the generator rewrites), and
-/// counted unless an earlier child has the same state, as [`push_new`]
-/// keeps them (the hashes scanned only when bit `h >> 58` of `seen` says
-/// one may match); `len` children are kept, at `base`, where the list has
-/// room for every move.
-struct InList<'a> {
-    parent: &'a Position,
-    base: *mut Child,
-    len: usize,
-    room: usize,
-    seen: u64,
-}
-
-impl adjiboto::ChildOut for InList<'_> {
-    const FRESH: bool = true;
-    #[inline(always)]
-    fn slot(&mut self) -> &mut Position {
-        assert!(self.len < self.room);
-        // SAFETY: slot `len` is the list's spare capacity, apart from the
-        // parent (which is not in this list); its position is written in
-        // full before the reference to it is made.
-        unsafe {
-            let pos = std::ptr::addr_of_mut!((*self.base.add(self.len)).pos);
-            self.parent.write_to(pos);
-            &mut *pos
-        }
-    }
-
-    #[inline(always)]
-    fn made(&mut self, mv: &Move, _: MoveInfo) -> bool {
-        let n = self.len;
-        // SAFETY: slots below `n` hold whole children; slot `n`'s position
-        // was written by `slot` and its move is written here.
-        unsafe {
-            let slot = self.base.add(n);
-            let p = &(*slot).pos;
-            let h = p.hash();
-            let bit = 1u64 << (h >> 58);
-            if self.seen & bit != 0
-                && (0..n).any(|j| {
-                    let c = &(*self.base.add(j)).pos;
-                    c.hash() == h && c.same_state(p)
-                })
-            {
-                return true;
-            }
-            self.seen |= bit;
-            std::ptr::addr_of_mut!((*slot).mv).write(*mv);
-        }
-        self.len = n + 1;
-        true
-    }
-}
-
 /// Write to `out` the first child of `pos` in generation order whose
 /// hash's low 32 bits are `want` (a table move), with its move; false, and
-/// `out` not all written, where no child has them. The generation stops at
-/// that child. Adjiboto's generator builds its children in `out` itself
-/// (no child aside to copy out).
+/// `out` left as the generation left it, where no child has them. The
+/// generation stops at that child. Adjiboto's generator builds its children
+/// in `out` itself (no child aside to copy out).
 #[inline(always)]
-pub fn table_child(pos: &Position, want: u32, out: &mut std::mem::MaybeUninit<Child>) -> bool {
-    let slot = out.as_mut_ptr();
+pub(crate) fn table_child(pos: &Position, want: u32, out: &mut Child) -> bool {
     if !pos.variant().is_choro() {
-        // SAFETY: `slot` is valid for writes of a `Child` and apart from
-        // `pos`; its position is written in full here, before `Seek` hands
-        // out a reference to it.
-        let mut seek = unsafe {
-            let child = std::ptr::addr_of_mut!((*slot).pos);
-            pos.write_to(child);
-            Seek {
-                slot,
-                want,
-                found: false,
-            }
+        out.pos.set_from(pos);
+        let mut seek = Seek {
+            slot: out,
+            want,
+            found: false,
         };
         adjiboto::generate_into(pos, &mut seek);
         return seek.found;
@@ -181,9 +114,8 @@ pub fn table_child(pos: &Position, want: u32, out: &mut std::mem::MaybeUninit<Ch
     let mut found = false;
     pos.generate(LAP_BUDGET, |m, p, _| {
         if p.hash() as u32 == want {
-            // SAFETY: `slot` is valid for the write and apart from `m`
-            // and `p`, which the generator holds.
-            unsafe { write_child(slot, m, p) };
+            out.mv = *m;
+            out.pos.set_from(p);
             found = true;
             return false;
         }
@@ -195,30 +127,25 @@ pub fn table_child(pos: &Position, want: u32, out: &mut std::mem::MaybeUninit<Ch
 /// [`adjiboto::ChildOut`] for [`table_child`]: every move's child is built
 /// in the one slot, over the last one (the generator rewrites all a move
 /// changes), until one has the hash wanted; its move is then written.
-struct Seek {
-    slot: *mut Child,
+struct Seek<'a> {
+    slot: &'a mut Child,
     want: u32,
     found: bool,
 }
 
-impl adjiboto::ChildOut for Seek {
+impl adjiboto::ChildOut for Seek<'_> {
     const FRESH: bool = false;
     #[inline(always)]
     fn slot(&mut self) -> &mut Position {
-        // SAFETY: the slot's position was written in full by `table_child`
-        // and nothing else refers to it while the generator runs.
-        unsafe { &mut *std::ptr::addr_of_mut!((*self.slot).pos) }
+        &mut self.slot.pos
     }
 
     #[inline(always)]
     fn made(&mut self, mv: &Move, _: MoveInfo) -> bool {
-        // SAFETY: as in `slot`; the move is written to its own field.
-        unsafe {
-            if (*self.slot).pos.hash() as u32 != self.want {
-                return true;
-            }
-            std::ptr::addr_of_mut!((*self.slot).mv).write(*mv);
+        if self.slot.pos.hash() as u32 != self.want {
+            return true;
         }
+        self.slot.mv = *mv;
         self.found = true;
         false
     }
@@ -240,29 +167,7 @@ fn push_new(buf: &mut Vec<Child>, hashes: &mut Vec<u64>, seen: &mut u64, m: &Mov
     if !dup {
         *seen |= bit;
         hashes.push(h);
-        buf.reserve(1);
-        let n = buf.len();
-        // SAFETY: the spare capacity holds slot `n`, apart from `m` and
-        // `p`; it is written in full before the length counts it.
-        unsafe {
-            write_child(buf.as_mut_ptr().add(n), m, p);
-            buf.set_len(n + 1);
-        }
-    }
-}
-
-/// Write the child `p` reached by `m` to `slot`, field by field and the
-/// position without a `memcpy` call (see `Position::write_to`), where a
-/// whole `Child` written is one.
-///
-/// # Safety
-/// `slot` must be valid for writes of a `Child` and apart from `m` and `p`.
-#[inline(always)]
-pub(crate) unsafe fn write_child(slot: *mut Child, m: &Move, p: &Position) {
-    // SAFETY: as the caller promises.
-    unsafe {
-        std::ptr::addr_of_mut!((*slot).mv).write(*m);
-        p.write_to(std::ptr::addr_of_mut!((*slot).pos));
+        slot::push_child(buf, m, p);
     }
 }
 
@@ -273,7 +178,7 @@ pub(crate) unsafe fn write_child(slot: *mut Child, m: &Move, p: &Position) {
 /// path is not listed although a later one is, and name a kept child by a
 /// path the caller did not allow. No listed path legal (or an empty list):
 /// every child, as [`children`] gives them.
-pub fn root_children(
+pub(crate) fn root_children(
     pos: &Position,
     searchmoves: &[Move],
     buf: &mut Vec<Child>,
@@ -297,7 +202,7 @@ pub fn root_children(
 }
 
 /// The first legal move of `parent` that leads to `child`'s state.
-pub fn move_to(parent: &Position, child: &Position) -> Option<Move> {
+pub(crate) fn move_to(parent: &Position, child: &Position) -> Option<Move> {
     let mut found = None;
     parent.generate(LAP_BUDGET, |m, p, _| {
         if p.same_state(child) {
@@ -350,7 +255,11 @@ mod tests {
         // the first generated child with it, one slot reused throughout so
         // that a field left from another parent or an earlier move shows.
         let mut rng = crate::rng::Rng::new(0x7ab1e);
-        let mut slot = std::mem::MaybeUninit::<Child>::uninit();
+        let start = Position::startpos(Variant::Didinga, 8).unwrap();
+        let mut slot = Child {
+            mv: Move::empty(false),
+            pos: start,
+        };
         let mut checked = 0;
         let mut starts: Vec<Position> = (0..150)
             .map(|_| Position::startpos(Variant::Adjiboto, 5).unwrap())
@@ -375,9 +284,7 @@ mod tests {
                     let found = table_child(&p, want, &mut slot);
                     assert_eq!(found, first.is_some(), "{p} {want:#x}");
                     if let Some((m, q)) = first {
-                        // SAFETY: `table_child` found it and wrote it in full.
-                        let c = unsafe { slot.assume_init_ref() };
-                        assert_eq!((c.mv, c.pos), (*m, *q), "{p}");
+                        assert_eq!((slot.mv, slot.pos), (*m, *q), "{p}");
                         checked += 1;
                     }
                 }

@@ -10,7 +10,7 @@
 /// Holes of one loop, one byte each in four little-endian words; bytes past
 /// the loop length stay zero.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
-pub struct Loop([u64; 4]);
+pub(crate) struct Loop([u64; 4]);
 
 const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
 const HIGH: u64 = 0x8080_8080_8080_8080;
@@ -37,7 +37,7 @@ static SPREAD: [u64; 256] = {
 
 /// Bitmask of the `r` loop positions starting at `s` (wrapping), `r < len`.
 #[inline]
-pub fn range_bits(s: u8, r: u8, len: u8) -> u32 {
+pub(crate) fn range_bits(s: u8, r: u8, len: u8) -> u32 {
     let m = ((1u64 << r) - 1) << s;
     let full = (1u64 << len) - 1;
     ((m | (m >> len)) & full) as u32
@@ -47,7 +47,7 @@ pub fn range_bits(s: u8, r: u8, len: u8) -> u32 {
 /// of a board together is at most 128): one multiplication, whose partial
 /// sums then never carry from one byte into the next.
 #[inline]
-pub fn byte_sum(w: u64) -> u32 {
+pub(crate) fn byte_sum(w: u64) -> u32 {
     let sum = (w.wrapping_mul(0x0101_0101_0101_0101) >> 56) as u32;
     debug_assert_eq!(sum, w.to_le_bytes().iter().map(|&b| b as u32).sum::<u32>());
     sum
@@ -55,20 +55,20 @@ pub fn byte_sum(w: u64) -> u32 {
 
 /// `0x80` in every byte of `w` that is not zero, and zero elsewhere.
 #[inline]
-pub fn nonzero_bytes(w: u64) -> u64 {
+pub(crate) fn nonzero_bytes(w: u64) -> u64 {
     (((w & LOW7).wrapping_add(LOW7)) | w) & HIGH
 }
 
 /// [`byte_sum`] of sixteen bytes (their sum below 256: the two halves
 /// then add bytewise without a carry).
 #[inline]
-pub fn byte_sum128(x: u128) -> u32 {
+pub(crate) fn byte_sum128(x: u128) -> u32 {
     byte_sum((x as u64).wrapping_add((x >> 64) as u64))
 }
 
 /// [`nonzero_bytes`] of sixteen bytes.
 #[inline]
-pub fn nonzero_bytes128(x: u128) -> u128 {
+pub(crate) fn nonzero_bytes128(x: u128) -> u128 {
     nonzero_bytes(x as u64) as u128 | (nonzero_bytes((x >> 64) as u64) as u128) << 64
 }
 
@@ -78,13 +78,15 @@ fn gather(detect: u64) -> u32 {
 }
 
 impl Loop {
+    /// The count of hole `i`.
     #[inline]
-    pub fn get(&self, i: u8) -> u8 {
+    pub(crate) fn get(&self, i: u8) -> u8 {
         (self.0[(i >> 3) as usize] >> ((i & 7) * 8)) as u8
     }
 
+    /// Set the count of hole `i` to `v`.
     #[inline]
-    pub fn set(&mut self, i: u8, v: u8) {
+    pub(crate) fn set(&mut self, i: u8, v: u8) {
         let w = &mut self.0[(i >> 3) as usize];
         let sh = (i & 7) * 8;
         *w = (*w & !(0xff << sh)) | (v as u64) << sh;
@@ -92,7 +94,7 @@ impl Loop {
 
     /// Lift every counter of hole `i`, returning how many there were.
     #[inline]
-    pub fn take(&mut self, i: u8) -> u8 {
+    pub(crate) fn take(&mut self, i: u8) -> u8 {
         let w = &mut self.0[(i >> 3) as usize];
         let sh = (i & 7) * 8;
         let v = (*w >> sh) as u8;
@@ -102,7 +104,7 @@ impl Loop {
 
     /// Add `q` to every hole of `all` and one more to every hole of `bits`.
     #[inline]
-    pub fn add_masked(&mut self, bits: u32, all: u32, q: u8) {
+    pub(crate) fn add_masked(&mut self, bits: u32, all: u32, q: u8) {
         let qq = q as u64;
         for k in 0..4 {
             let b = SPREAD[((bits >> (8 * k)) & 0xff) as usize];
@@ -113,7 +115,7 @@ impl Loop {
 
     /// Bitmask of holes holding one counter or more.
     #[inline]
-    pub fn occupied(&self) -> u32 {
+    pub(crate) fn occupied(&self) -> u32 {
         let mut m = 0;
         for k in 0..4 {
             let w = self.0[k];
@@ -124,7 +126,7 @@ impl Loop {
 
     /// Bitmask of holes holding two counters or more (the holes that may be lifted).
     #[inline]
-    pub fn movable(&self) -> u32 {
+    pub(crate) fn movable(&self) -> u32 {
         let mut m = 0;
         for k in 0..4 {
             let w = self.0[k] & 0xfefe_fefe_fefe_fefe;
@@ -133,20 +135,9 @@ impl Loop {
         m
     }
 
-    /// Holes with one counter or more and holes with two or more, of a loop
-    /// of `len` holes (16: one SSE2 compare each).
-    #[inline]
-    pub fn masks(&self, len: u8) -> (u32, u32) {
-        if len == 16 {
-            masks16(self.0[0], self.0[1])
-        } else {
-            (self.occupied(), self.movable())
-        }
-    }
-
     /// The loop with every hole outside `holes` emptied.
     #[inline]
-    pub fn keep(&self, holes: u32) -> Loop {
+    pub(crate) fn keep(&self, holes: u32) -> Loop {
         let mut l = *self;
         for k in 0..4 {
             l.0[k] &= SPREAD[((holes >> (8 * k)) & 0xff) as usize].wrapping_mul(0xff);
@@ -167,7 +158,7 @@ impl Loop {
     /// (`8w` in Choro, 100 in Adjiboto), so the four words add bytewise
     /// without a carry and [`byte_sum`] takes the sum.
     #[inline]
-    pub fn total(&self) -> u32 {
+    pub(crate) fn total(&self) -> u32 {
         let [a, b, c, d] = self.0;
         byte_sum(a.wrapping_add(b).wrapping_add(c).wrapping_add(d))
     }
@@ -175,7 +166,7 @@ impl Loop {
     /// Holes `start` to `start + n - 1` (`start <= 16`, `n <= 16`), hole
     /// `start` in the low byte; the bytes above `n` are zero.
     #[inline]
-    pub fn row(&self, start: u8, n: u8) -> u128 {
+    pub(crate) fn row(&self, start: u8, n: u8) -> u128 {
         let lo = self.0[0] as u128 | (self.0[1] as u128) << 64;
         let hi = self.0[2] as u128 | (self.0[3] as u128) << 64;
         let sh = 8 * start as u32;
@@ -207,7 +198,7 @@ impl Loop {
 
     /// Every hole's count, one byte each.
     #[inline]
-    pub fn bytes(&self) -> [u8; 32] {
+    pub(crate) fn bytes(&self) -> [u8; 32] {
         let mut b = [0u8; 32];
         for (k, w) in self.0.iter().enumerate() {
             b[8 * k..8 * k + 8].copy_from_slice(&w.to_le_bytes());
@@ -216,7 +207,7 @@ impl Loop {
     }
 
     /// The first `n` counts, as bytes.
-    pub fn to_bytes(&self) -> [u8; 32] {
+    pub(crate) fn to_bytes(self) -> [u8; 32] {
         let mut b = [0u8; 32];
         for i in 0..32 {
             b[i as usize] = self.get(i);
@@ -233,7 +224,7 @@ impl Loop {
 /// `u128` ([`Ring16`]), where a relay lap is one add from a table and a
 /// byte rotation. (The Didinga generator holds its loops in loop order
 /// instead: [`Ring16Flat`], [`RingWide`].)
-pub trait Ring: Copy + Eq {
+pub(crate) trait Ring: Copy + Eq {
     /// The loop length this type is made for; 0 for any.
     const LEN: u8;
     /// The loop of `len` holes with the cursor at position 0.
@@ -269,23 +260,6 @@ pub trait Ring: Copy + Eq {
     fn relay(&mut self, hand: u8, at: u8, last: u8, len: u8) {
         let first = if at + 1 == len { 0 } else { at + 1 };
         self.sow(first, hand, at, last, len);
-    }
-    /// The hole of the last of `hand > 0` counters sown from `first` (which
-    /// may be `len`).
-    #[inline]
-    fn last_of(&self, first: u8, hand: u8, len: u8) -> u8 {
-        if Self::LEN != 0 {
-            first.wrapping_add(hand).wrapping_sub(1) & (Self::LEN - 1)
-        } else {
-            ((first as u32 + hand as u32 - 1) % len as u32) as u8
-        }
-    }
-    /// Lift the `hand` counters of the hole at the cursor and
-    /// [`relay`](Ring::relay) them.
-    #[inline]
-    fn lift_relay(&mut self, hand: u8, at: u8, last: u8, len: u8) {
-        self.clear_cur(at, len);
-        self.relay(hand, at, last, len);
     }
 }
 
@@ -327,48 +301,30 @@ impl Ring for Loop {
 /// the cursor is byte 0: reading and emptying the hole of the last drop are
 /// byte operations, and a lap is an add from a table and a byte rotation.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
-pub struct Ring16(u128);
+pub(crate) struct Ring16(u128);
+
+// The SSE2 forms of two hot byte scans, the one `unsafe` of this floor
+// (see the module's doc for what they pay); elsewhere, the word forms.
+#[cfg(target_arch = "x86_64")]
+mod sse2;
+#[cfg(not(target_arch = "x86_64"))]
+use masks16_words as masks16;
+#[cfg(not(target_arch = "x86_64"))]
+pub(crate) use open_columns_words as open_columns;
+#[cfg(target_arch = "x86_64")]
+use sse2::masks16;
+#[cfg(target_arch = "x86_64")]
+pub(crate) use sse2::open_columns;
 
 /// Over sixteen columns (one byte each): the columns where `own` and
 /// `front` both hold counters (and `back` too, unless `either`), and of
 /// those the sum and the largest of `front + back`. Every byte of `front +
-/// back` stays below 256: a board holds at most 128 counters.
-#[cfg(target_arch = "x86_64")]
-#[inline]
-pub fn open_columns(own: u128, front: u128, back: u128, either: bool) -> (u32, u32) {
-    use std::arch::x86_64::*;
-    // SAFETY: SSE2 is part of the x86_64 baseline; these only compute.
-    unsafe {
-        let load = |x: u128| _mm_set_epi64x((x >> 64) as i64, x as i64);
-        let (own, front, back) = (load(own), load(front), load(back));
-        let zero = _mm_setzero_si128();
-        let mut closed = _mm_or_si128(_mm_cmpeq_epi8(own, zero), _mm_cmpeq_epi8(front, zero));
-        if !either {
-            closed = _mm_or_si128(closed, _mm_cmpeq_epi8(back, zero));
-        }
-        let taken = _mm_andnot_si128(closed, _mm_add_epi8(front, back));
-        let sums = _mm_sad_epu8(taken, zero);
-        let sum = (_mm_cvtsi128_si32(sums) + _mm_cvtsi128_si32(_mm_srli_si128(sums, 8))) as u32;
-        let mut m = _mm_max_epu8(taken, _mm_srli_si128(taken, 8));
-        m = _mm_max_epu8(m, _mm_srli_si128(m, 4));
-        m = _mm_max_epu8(m, _mm_srli_si128(m, 2));
-        m = _mm_max_epu8(m, _mm_srli_si128(m, 1));
-        (sum, _mm_cvtsi128_si32(m) as u32 & 0xff)
-    }
-}
-
-/// [`open_columns`] without SSE2.
-#[cfg(not(target_arch = "x86_64"))]
-#[inline]
-pub fn open_columns(own: u128, front: u128, back: u128, either: bool) -> (u32, u32) {
-    open_columns_words(own, front, back, either)
-}
-
-/// [`open_columns`] eight bytes a word (the code where SSE2 is missing;
-/// tested against it where it is not).
+/// back` stays below 256: a board holds at most 128 counters. The form for
+/// targets without SSE2 ([`sse2::open_columns`] on x86_64; tested against it
+/// there).
 #[cfg_attr(target_arch = "x86_64", allow(dead_code))]
 #[inline]
-fn open_columns_words(own: u128, front: u128, back: u128, either: bool) -> (u32, u32) {
+pub(crate) fn open_columns_words(own: u128, front: u128, back: u128, either: bool) -> (u32, u32) {
     let mut open = nonzero_bytes128(own) & nonzero_bytes128(front);
     if !either {
         open &= nonzero_bytes128(back);
@@ -383,34 +339,20 @@ fn open_columns_words(own: u128, front: u128, back: u128, either: bool) -> (u32,
     (byte_sum128(taken), max)
 }
 
-/// Occupied holes and holes with two or more of 16 packed bytes.
-#[cfg(target_arch = "x86_64")]
+/// Occupied holes and holes with two or more of 16 packed bytes, a word at
+/// a time (the form for targets without SSE2; tested against it there).
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
 #[inline]
-fn masks16(lo: u64, hi: u64) -> (u32, u32) {
-    use std::arch::x86_64::*;
-    // SAFETY: SSE2 is part of the x86_64 baseline; these only compute.
-    unsafe {
-        let v = _mm_set_epi64x(hi as i64, lo as i64);
-        let zero = _mm_setzero_si128();
-        let empty = _mm_movemask_epi8(_mm_cmpeq_epi8(v, zero)) as u32;
-        let at_most_one =
-            _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_subs_epu8(v, _mm_set1_epi8(1)), zero)) as u32;
-        (!empty & 0xffff, !at_most_one & 0xffff)
-    }
+fn masks16_words(lo: u64, hi: u64) -> (u32, u32) {
+    let l = Loop([lo, hi, 0, 0]);
+    (l.occupied(), l.movable())
 }
 
 /// Occupied holes and holes with two or more of the 16 bytes of `v`, as
-/// [`Loop::masks`] of [`Loop::from_low16`]`(v)`.
+/// [`Loop::occupied`] and [`Loop::movable`] of [`Loop::from_low16`]`(v)`.
 #[inline]
 pub(crate) fn masks_low16(v: u128) -> (u32, u32) {
     masks16(v as u64, (v >> 64) as u64)
-}
-
-#[cfg(not(target_arch = "x86_64"))]
-#[inline]
-fn masks16(lo: u64, hi: u64) -> (u32, u32) {
-    let l = Loop([lo, hi, 0, 0]);
-    (l.occupied(), l.movable())
 }
 
 /// `RELAY16[n]`: what a relay of `n` counters adds to a 16-hole loop seen
@@ -548,7 +490,7 @@ pub(crate) static LOOP16_RELAY: [[u64; 4096]; 2] = {
 /// counters at once (no rotation, as [`Ring16`] needs).
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 #[repr(align(16))]
-pub struct Ring16Flat([u8; 16]);
+pub(crate) struct Ring16Flat([u8; 16]);
 
 /// Word `k` of packed bytes, little-endian.
 #[inline]
@@ -575,7 +517,7 @@ impl Ring16Flat {
 
     /// The first 16 holes of `l`, whose others must be empty.
     #[inline]
-    pub fn load(l: &Loop) -> Self {
+    pub(crate) fn load(l: &Loop) -> Self {
         debug_assert!(l.0[2] == 0 && l.0[3] == 0);
         let mut b = [0u8; 16];
         b[..8].copy_from_slice(&l.0[0].to_le_bytes());
@@ -586,40 +528,40 @@ impl Ring16Flat {
     /// Write the holes into the first 16 of `l` (its others are left as
     /// they are: empty, for a loop of 16).
     #[inline]
-    pub fn store_into(&self, l: &mut Loop) {
+    pub(crate) fn store_into(&self, l: &mut Loop) {
         l.0[0] = self.word(0);
         l.0[1] = self.word(1);
     }
 
     /// Count of hole `h` (below 16).
     #[inline]
-    pub fn get(&self, h: usize) -> u8 {
+    pub(crate) fn get(&self, h: usize) -> u8 {
         self.0[h & 15]
     }
 
     /// Put `n` more counters in hole `h`.
     #[inline]
-    pub fn add(&mut self, h: usize, n: u8) {
+    pub(crate) fn add(&mut self, h: usize, n: u8) {
         self.0[h & 15] += n;
     }
 
     /// What lifting the `v` counters of hole `l` and sowing them from the
     /// next hole adds to the loop's two words (for [`add_words`](Self::add_words)).
     #[inline]
-    pub fn relay_delta(l: usize, v: usize) -> [u64; 2] {
+    pub(crate) fn relay_delta(l: usize, v: usize) -> [u64; 2] {
         FLAT16[l & 15][v & 127]
     }
 
     /// Add `d` to the two words of the loop, with wrapping (a
     /// [`relay_delta`](Self::relay_delta)).
     #[inline]
-    pub fn add_words(&mut self, d: &[u64; 2]) {
+    pub(crate) fn add_words(&mut self, d: &[u64; 2]) {
         add_le_words(&mut self.0, d);
     }
 
     /// Occupied holes and holes with two or more.
     #[inline]
-    pub fn masks(&self) -> (u32, u32) {
+    pub(crate) fn masks(&self) -> (u32, u32) {
         masks16(self.word(0), self.word(1))
     }
 
@@ -627,7 +569,7 @@ impl Ring16Flat {
     /// that counts of at most 127 leave alone (an 8-wide board holds 64
     /// counters); [`get`](Self::get) reads it with the count.
     #[inline]
-    pub fn flagged(&self, holes: u32) -> Self {
+    pub(crate) fn flagged(&self, holes: u32) -> Self {
         let flags = |b: u32| SPREAD[(b & 0xff) as usize] << 7;
         let mut r = *self;
         r.set_words(
@@ -639,21 +581,21 @@ impl Ring16Flat {
 
     /// Clear the flags of `holes` (below 16).
     #[inline]
-    pub fn unflag(&mut self, holes: u32) {
+    pub(crate) fn unflag(&mut self, holes: u32) {
         let keep = |b: u32| !(SPREAD[(b & 0xff) as usize] << 7);
         self.and_words(&[keep(holes), keep(holes >> 8)]);
     }
 
     /// And `m` into the two words of the loop.
     #[inline]
-    pub fn and_words(&mut self, m: &[u64; 2]) {
+    pub(crate) fn and_words(&mut self, m: &[u64; 2]) {
         let (lo, hi) = (self.word(0) & m[0], self.word(1) & m[1]);
         self.set_words(lo, hi);
     }
 
     /// The loop with every flag cleared.
     #[inline]
-    pub fn unflagged(&self) -> Self {
+    pub(crate) fn unflagged(&self) -> Self {
         const COUNTS: u64 = 0x7f7f_7f7f_7f7f_7f7f;
         let mut r = *self;
         r.set_words(self.word(0) & COUNTS, self.word(1) & COUNTS);
@@ -729,7 +671,7 @@ impl Loop16 {
 /// table by lifted hole and hand).
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 #[repr(align(32))]
-pub struct RingWide([u8; 32]);
+pub(crate) struct RingWide([u8; 32]);
 
 /// The most counters a hand holds: all of a 16-wide board's.
 pub(crate) const MAX_HAND: usize = 128;
@@ -742,25 +684,25 @@ impl RingWide {
 
     /// The holes of `l`.
     #[inline]
-    pub fn load(l: &Loop) -> Self {
+    pub(crate) fn load(l: &Loop) -> Self {
         RingWide(l.bytes())
     }
 
     /// Write the holes into `l`.
     #[inline]
-    pub fn store_into(&self, l: &mut Loop) {
+    pub(crate) fn store_into(&self, l: &mut Loop) {
         *l = Loop([self.word(0), self.word(1), self.word(2), self.word(3)]);
     }
 
     /// Count of hole `h`.
     #[inline]
-    pub fn get(&self, h: usize) -> u8 {
+    pub(crate) fn get(&self, h: usize) -> u8 {
         self.0[h & 31]
     }
 
     /// Put `n` more counters in hole `h`.
     #[inline]
-    pub fn add(&mut self, h: usize, n: u8) {
+    pub(crate) fn add(&mut self, h: usize, n: u8) {
         self.0[h & 31] += n;
     }
 
@@ -769,7 +711,7 @@ impl RingWide {
     /// the loop's four words: `v / len` in every hole, one more in the `v %
     /// len` holes after `l`, `v` fewer in `l`, as word differences with
     /// wrapping (no byte leaves 0..=255 in the sum).
-    pub fn relay_delta(len: u8, l: u8, v: u8) -> [u64; 4] {
+    pub(crate) fn relay_delta(len: u8, l: u8, v: u8) -> [u64; 4] {
         let mut add = Loop::default();
         let all = if len >= 32 {
             u32::MAX
@@ -787,13 +729,13 @@ impl RingWide {
     /// Add `d` to the four words of the loop, with wrapping (a
     /// [`relay_delta`](Self::relay_delta)).
     #[inline]
-    pub fn add_words(&mut self, d: &[u64; 4]) {
+    pub(crate) fn add_words(&mut self, d: &[u64; 4]) {
         add_le_words(&mut self.0, d);
     }
 
     /// Occupied holes and holes with two or more.
     #[inline]
-    pub fn masks(&self) -> (u32, u32) {
+    pub(crate) fn masks(&self) -> (u32, u32) {
         let (o0, m0) = masks16(self.word(0), self.word(1));
         let (o1, m1) = masks16(self.word(2), self.word(3));
         (o0 | o1 << 16, m0 | m1 << 16)

@@ -2,7 +2,10 @@
 //! every other node. The arena is the one place MCTS needs `unsafe`: its
 //! slots are written by the thread that claimed them and read by every
 //! thread once published, without locks (each site's SAFETY comment says
-//! why it holds).
+//! why it holds). The unsafety is structural, not a speed-up: a tree shared
+//! by every search thread without locks, whose children are handed out as
+//! `&[Node]`; a safe arena would need a lock or a once-cell per slot, and a
+//! once-cell slot cannot be read as a slice of nodes.
 
 use super::{Node, COMPACT_NS_PER_NODE, UNKNOWN};
 use crate::board::Position;
@@ -51,13 +54,13 @@ unsafe impl Sync for Tree {}
 impl Tree {
     /// An empty tree whose arena holds `mb` MiB of nodes, its pages not yet
     /// touched (see `commit`); an error when the memory cannot be reserved.
-    pub fn try_new(mb: usize) -> Result<Tree, TryReserveError> {
+    pub(crate) fn try_new(mb: usize) -> Result<Tree, TryReserveError> {
         Tree::try_with_capacity(Tree::capacity_for(mb))
     }
 
     /// [`try_new`](Self::try_new); aborts, as a failed allocation does,
     /// when the memory cannot be reserved.
-    pub fn new(mb: usize) -> Tree {
+    pub(crate) fn new(mb: usize) -> Tree {
         match Tree::try_new(mb) {
             Ok(t) => t,
             Err(e) => panic!("the MCTS tree: {mb} MiB: {e}"),
@@ -67,7 +70,7 @@ impl Tree {
     /// Write every slot once, so that the pages are the process's before a
     /// search needs them: a search that takes the page faults of a fresh
     /// arena is late under load (the table is written when made, too).
-    pub fn commit(&mut self) {
+    pub(crate) fn commit(&mut self) {
         let n = self.slots.len();
         // SAFETY: any bytes are a valid `MaybeUninit` slot.
         unsafe { std::ptr::write_bytes(self.slots.as_mut_ptr(), 0, n) };
@@ -88,26 +91,28 @@ impl Tree {
     }
 
     /// Nodes the arena of `mb` mebibytes holds.
-    pub fn capacity_for(mb: usize) -> usize {
+    pub(crate) fn capacity_for(mb: usize) -> usize {
         mb.saturating_mul(1 << 20) / std::mem::size_of::<Slot>()
     }
 
     /// Nodes the arena holds (the root aside).
-    pub fn capacity(&self) -> usize {
+    pub(crate) fn capacity(&self) -> usize {
         self.slots.len()
     }
 
     /// Bytes of the arena.
-    pub fn bytes(&self) -> usize {
+    pub(crate) fn bytes(&self) -> usize {
         self.slots.len() * std::mem::size_of::<Slot>()
     }
 
-    pub fn hashfull(&self) -> u32 {
+    /// Thousandths of the arena in use (UCI's `hashfull`).
+    pub(crate) fn hashfull(&self) -> u32 {
         let cap = self.capacity().max(1);
         (self.used.load(Relaxed).min(cap) * 1000 / cap) as u32
     }
 
-    pub fn root_visits(&self) -> u32 {
+    /// Visits of the root (0 before the first `prepare`).
+    pub(crate) fn root_visits(&self) -> u32 {
         self.root.as_ref().map_or(0, |r| r.visits.load(Relaxed))
     }
 
@@ -120,13 +125,13 @@ impl Tree {
     }
 
     /// Forget every node and the root; the arena is kept.
-    pub fn forget(&mut self) {
+    pub(crate) fn forget(&mut self) {
         self.root = None;
         *self.used.get_mut() = 0;
     }
 
     /// Forget every node; the arena is kept.
-    pub fn reset(&mut self, pos: Position) {
+    pub(crate) fn reset(&mut self, pos: Position) {
         self.root = Some(Node::new(pos, 1.0, UNKNOWN));
         *self.used.get_mut() = 0;
     }
@@ -138,7 +143,7 @@ impl Tree {
     /// proportion to the arena's nodes; when that would take more than a
     /// fifth of `budget` (what is left of the move's time), the search
     /// starts afresh instead.
-    pub fn prepare(&mut self, game: &Game, budget: Option<Duration>) {
+    pub(crate) fn prepare(&mut self, game: &Game, budget: Option<Duration>) {
         let Some(root) = self.subtree_root(game) else {
             self.reset(*game.position());
             return;
