@@ -39,6 +39,7 @@
 //! 8. `bench`: the fixed benchmark.
 
 #![deny(unsafe_op_in_unsafe_fn)]
+#![warn(missing_docs)]
 
 pub mod bench;
 pub mod blind;

@@ -1,8 +1,8 @@
 //! The choro protocol (PROTOCOL.md): a UCI/UGI server over any reader and
 //! writer, and the command-line tools that share its reports.
 //!
-//! A line is parsed into a [`Command`](command::Command) (`command`), then
-//! executed by the [`Server`](server::Server) (`server`), which is generic
+//! A line is parsed into a [`Command`] (`command`), then
+//! executed by the [`Server`] (`server`), which is generic
 //! over its writer so that tests and fuzzers drive it through a `Vec<u8>`.
 //! [`run`] feeds it from a byte stream with the line limits of `input`.
 //!

@@ -2,8 +2,8 @@
 
 /// Adjiboto opening history of one player: the holes (1..=5) of his first
 /// five moves in order. Packed as a count in bits 0..3 and 3 bits per hole,
-/// and the set of those holes (bit n-1 for hole n) from bit
-/// [`AdjHistory::PLAYED`], which follows from them (so equality is that of
+/// and the set of those holes (bit n-1 for hole n) from
+/// bit 27, which follows from them (so equality is that of
 /// the holes played), kept for the generator's one-instruction test.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub struct AdjHistory(pub(crate) u32);

@@ -6,7 +6,7 @@
 mod adjiboto;
 pub mod geometry;
 pub(crate) mod moves;
-pub mod packed;
+pub(crate) mod packed;
 
 pub use adjiboto::AdjHistory;
 
