@@ -19,8 +19,9 @@ pub const INF: i32 = 32_000;
 pub const MATE: i32 = 31_000;
 /// Scores at or beyond this (in absolute value) are wins or losses.
 pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
-/// Evaluations are clamped to this, well clear of the win/loss range.
-pub(crate) const EVAL_MAX: i32 = 20_000;
+/// Evaluations are clamped to this, well clear of the win/loss range; MCTS
+/// reports a proof whose distance is not exact as this score.
+pub const EVAL_MAX: i32 = 20_000;
 /// A draw's score.
 pub(crate) const DRAW: i32 = 0;
 

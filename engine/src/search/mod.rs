@@ -18,7 +18,7 @@ pub(crate) mod mcts;
 pub(crate) mod time;
 pub(crate) mod tt;
 
-pub use crate::gametree::{INF, MATE, MATE_BOUND};
+pub use crate::gametree::{EVAL_MAX, INF, MATE, MATE_BOUND};
 /// The seedable generator of playouts and baselines, for tools that play
 /// random games (`choro playouts`).
 pub use crate::rng::Rng;

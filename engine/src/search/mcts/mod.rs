@@ -618,16 +618,19 @@ impl<'a, E: Evaluator> Ctx<'a, E> {
         let plies = u32::from(d & !EXACT) + 1;
         let exact = d & EXACT != 0;
         // A proven win or loss is claimed with its distance only when that
-        // is exact; otherwise it is the strongest score short of a claim.
-        let q = match code_for(k.proven.load(Acquire), k.side(), side) {
-            WIN if exact => return Score::Win(plies),
-            LOSS if exact => return Score::Loss(plies),
-            DRAWN => return Score::Cp(0),
-            WIN => 0.999,
-            LOSS => -0.999,
-            _ => k.q().clamp(-0.999, 0.999),
-        };
-        Score::Cp((q.atanh() * self.opts.value_scale) as i32)
+        // is exact; otherwise it is the strongest score short of a claim
+        // (`EVAL_MAX`, the top of the evaluation's range).
+        match code_for(k.proven.load(Acquire), k.side(), side) {
+            WIN if exact => Score::Win(plies),
+            LOSS if exact => Score::Loss(plies),
+            WIN => Score::Cp(EVAL_MAX),
+            LOSS => Score::Cp(-EVAL_MAX),
+            DRAWN => Score::Cp(0),
+            _ => {
+                let q = k.q().clamp(-0.999, 0.999);
+                Score::Cp((q.atanh() * self.opts.value_scale) as i32)
+            }
+        }
     }
 
     /// One report per line (`multipv` of them), best first, and the best
