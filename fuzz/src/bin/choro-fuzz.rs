@@ -55,6 +55,10 @@ struct Cli {
     /// One input taking longer than this is a hang.
     #[arg(long, default_value_t = 20)]
     hang_seconds: u64,
+    /// Write each input to this file before it is checked, so that an input
+    /// that kills the process by a signal (which no hook sees) is on disk.
+    #[arg(long)]
+    current_file: Option<PathBuf>,
 }
 
 /// The input being checked, for the panic hook and the watchdog.
@@ -179,7 +183,13 @@ fn main() -> ExitCode {
             continue;
         };
         let tname: &'static str = target.name();
+        let current_file = cli.current_file.clone();
         let mut before = |input: &[u8]| {
+            if let Some(f) = &current_file {
+                if let Err(e) = std::fs::write(f, input) {
+                    eprintln!("choro-fuzz: {}: {e}", f.display());
+                }
+            }
             BEGAN.store(now_ms(), Ordering::Relaxed);
             BEGUN.fetch_add(1, Ordering::Relaxed);
             if let Ok(mut g) = CURRENT.lock() {
