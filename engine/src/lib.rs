@@ -24,8 +24,9 @@
 //! never from its own floor or above (`tests/floors.rs` reads this list and
 //! the sources, and fails on an import that climbs or a circle of modules):
 //!
-//! 1. `rng`, `files`: the seedable generators; files read with bounds and
-//!    written whole or not at all.
+//! 1. `rng`, `files`, `threads`: the seedable generators; files read with
+//!    bounds and written whole or not at all; threads that are always
+//!    joined.
 //! 2. `types`: plain values (sides, variants, loop geometry, the packed
 //!    board, `Move`).
 //! 3. `board`: the position, its string form and hash.
@@ -53,6 +54,7 @@ pub mod rng;
 pub mod rules;
 pub mod search;
 pub mod solve;
+pub mod threads;
 pub mod types;
 
 pub use board::race::{Race, RaceChoice, RaceLap, Racer, RacerState};

@@ -21,6 +21,8 @@ const MAX_LINE: usize = 1 << 20;
 const EXIT_WAIT: Duration = Duration::from_millis(500);
 /// How long `quit` is given before the process is killed.
 const QUIT_WAIT: Duration = Duration::from_millis(300);
+/// How long a dropped engine waits for its reader thread to end.
+const READER_WAIT: Duration = Duration::from_secs(1);
 
 /// Which handshake the engine speaks; it decides the clock field names.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -178,6 +180,8 @@ pub(crate) struct Reply {
 pub(crate) struct Engine {
     child: Child,
     stdin: ChildStdin,
+    /// The thread that reads the engine's output into `lines`.
+    reader: Option<thread::JoinHandle<()>>,
     lines: Receiver<Event>,
     pub(crate) proto: Proto,
     /// The `id name` it gave.
@@ -284,13 +288,21 @@ impl Engine {
             return Err(Fault::Io("no pipes to the engine".into()));
         };
         let (tx, rx) = mpsc::channel();
-        thread::Builder::new()
+        let reader = match thread::Builder::new()
             .name(format!("{}-stdout", spec.name))
             .spawn(move || reader(stdout, tx))
-            .map_err(|e| Fault::Io(format!("cannot start a reader thread: {e}")))?;
+        {
+            Ok(h) => h,
+            Err(e) => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(Fault::Io(format!("cannot start a reader thread: {e}")));
+            }
+        };
         let mut e = Engine {
             child,
             stdin,
+            reader: Some(reader),
             lines: rx,
             proto: spec.proto,
             id_name: None,
@@ -440,11 +452,27 @@ impl Engine {
 }
 
 impl Drop for Engine {
+    /// Kill the process if it still runs, then join the reader, which ends
+    /// when the process's output closes. A reader still running after
+    /// [`READER_WAIT`] (a grandchild holds the pipe open) is left running,
+    /// not detached: detaching a thread that may be ending at that moment
+    /// is the glibc race of `choro_engine::threads`.
     fn drop(&mut self) {
         if let Ok(None) = self.child.try_wait() {
             let _ = self.child.kill();
         }
         let _ = self.child.wait();
+        if let Some(r) = self.reader.take() {
+            let until = Instant::now() + READER_WAIT;
+            while !r.is_finished() && Instant::now() < until {
+                thread::sleep(Duration::from_millis(1));
+            }
+            if r.is_finished() {
+                let _ = r.join();
+            } else {
+                std::mem::forget(r);
+            }
+        }
     }
 }
 

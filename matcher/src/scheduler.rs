@@ -9,6 +9,7 @@ use crate::parts::Job;
 use crate::record::{GameResult, Reason};
 use crate::referee::{self, GameJob, Played, Settings, Slot};
 use crate::stats::{GameScore, Penta, Sprt, SprtDecision, Wdl};
+use choro_engine::threads::Crew;
 use choro_engine::Position;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -266,10 +267,13 @@ pub fn run(
 
     thread::scope(|scope| -> Result<(), String> {
         let (tx, rx) = mpsc::channel::<(usize, Played)>();
+        // Every worker is joined (choro_engine::threads), at the end or
+        // when a worker cannot start.
+        let mut crew = Crew::new();
         for w in 0..workers {
             let tx = tx.clone();
             let (next, stop) = (&next, &stop);
-            thread::Builder::new()
+            let spawned = thread::Builder::new()
                 .name(format!("match-worker-{w}"))
                 .spawn_scoped(scope, move || {
                     let mut slots: Vec<Slot> = cfg.engines.iter().cloned().map(Slot::new).collect();
@@ -286,8 +290,14 @@ pub fn run(
                             e.quit();
                         }
                     }
-                })
-                .map_err(|e| format!("cannot start a worker thread: {e}"))?;
+                });
+            match spawned {
+                Ok(h) => crew.push(h),
+                Err(e) => {
+                    stop.store(true, Ordering::SeqCst);
+                    return Err(format!("cannot start a worker thread: {e}"));
+                }
+            }
         }
         drop(tx);
         // Games are counted in the order of the schedule, not of their
@@ -328,6 +338,7 @@ pub fn run(
                 waiting.clear();
             }
         }
+        crew.join();
         Ok(())
     })?;
 

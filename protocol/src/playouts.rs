@@ -10,6 +10,7 @@
 //! number of threads.
 
 use choro_engine::search::Rng;
+use choro_engine::threads::Crew;
 use choro_engine::{DrawReason, Game, Move, Opening, Outcome, Position, Side, Variant, LAP_BUDGET};
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -256,8 +257,9 @@ pub fn run(
         Amount::Seconds(_) => u64::MAX,
     };
     std::thread::scope(|s| {
+        let mut crew = Crew::new();
         for _ in 0..threads.max(1) {
-            s.spawn(|| {
+            crew.push(s.spawn(|| {
                 let mut mine = Totals::default();
                 let mut scratch = Scratch::default();
                 loop {
@@ -274,8 +276,9 @@ pub fn run(
                 if let Ok(mut t) = total.lock() {
                     t.merge(&mine);
                 }
-            });
+            }));
         }
+        crew.join();
     });
     let el = t0.elapsed();
     let t = total.into_inner().unwrap_or_else(|e| e.into_inner());

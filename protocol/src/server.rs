@@ -202,6 +202,14 @@ pub struct Server<W: Write + Send + 'static> {
     search: Option<Running>,
 }
 
+impl<W: Write + Send + 'static> Drop for Server<W> {
+    /// Stop and join a search still running: its thread is never detached
+    /// (`choro_engine::threads` says why).
+    fn drop(&mut self) {
+        self.shutdown();
+    }
+}
+
 fn start_game(opts: &Options) -> Result<Game, PositionError> {
     Ok(Game::new(opts.start_position()?).with_draw_plies(opts.draw_plies))
 }
@@ -421,7 +429,12 @@ impl<W: Write + Send + 'static> Server<W> {
                 self.join();
             } else if t.elapsed() > QUIT_GRACE {
                 // A searcher that ignores `stop` must not keep choro alive.
-                self.search = None;
+                // Its handle is forgotten, not dropped: dropping detaches,
+                // and detaching a thread that may be ending at that moment
+                // is glibc's race (`choro_engine::threads`).
+                if let Some(r) = self.search.take() {
+                    std::mem::forget(r.handle);
+                }
             } else {
                 thread::sleep(Duration::from_millis(1));
             }

@@ -9,6 +9,7 @@ use choro_engine::solve::store::Code;
 use choro_engine::solve::{
     Algorithm, BlindSolution, Progress, Solution, SolveConfig, SolveLimits, Solver, Value,
 };
+use choro_engine::threads::Crew;
 use choro_engine::{Move, Position};
 use choro_match::parts::{self, Job, Part};
 use serde_json::{json, Value as Json};
@@ -83,7 +84,8 @@ pub fn with_pace<T>(
     let wake = Condvar::new();
     let lock = || pace.lock().unwrap_or_else(|e| e.into_inner());
     std::thread::scope(|scope| {
-        scope.spawn(|| {
+        let mut crew = Crew::new();
+        crew.push(scope.spawn(|| {
             let mut g = lock();
             let quiet = every + (every / 4).min(Duration::from_millis(100));
             while !g.done {
@@ -115,7 +117,7 @@ pub fn with_pace<T>(
                 print(&p);
                 g.printed = now;
             }
-        });
+        }));
         let mut report = |p: &Progress| {
             let mut g = lock();
             let now = Instant::now();
@@ -126,6 +128,7 @@ pub fn with_pace<T>(
         let out = work(&mut report);
         lock().done = true;
         wake.notify_all();
+        crew.join();
         out
     })
 }

@@ -31,6 +31,7 @@ use crate::gametree::{
 };
 use crate::rng::Rng;
 use crate::rules::Game;
+use crate::threads::Crew;
 use crate::types::moves::{Move, Token};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
@@ -998,13 +999,14 @@ pub(crate) fn run<E: Evaluator>(
     }
     let first = roots[0].mv;
     let (best, main_nodes) = std::thread::scope(|s| {
+        let mut helpers = Crew::new();
         for id in 1..threads {
             let (shared, roots) = (&shared, roots.clone());
-            s.spawn(move || {
+            helpers.push(s.spawn(move || {
                 let mut w = Worker::new(shared, eval, id, None, root, roots);
                 w.iterate(max_depth, 1, limits, start, None);
                 shared.nodes[id].0.store(w.nodes, Relaxed);
-            });
+            }));
         }
         let tm_ref = tm.is_timed().then_some(&tm);
         let mut w = Worker::new(&shared, eval, 0, tm_ref, root, roots);
@@ -1014,6 +1016,7 @@ pub(crate) fn run<E: Evaluator>(
             std::thread::sleep(Duration::from_millis(1));
         }
         shared.abort.store(true, Relaxed);
+        helpers.join();
         (best, w.nodes)
     });
     shared.nodes[0].0.store(main_nodes, Relaxed);

@@ -29,6 +29,7 @@ pub mod table;
 use crate::blind::matrix::{self, Equilibrium};
 use crate::blind::BlindGame;
 use crate::board::Position;
+use crate::threads::Crew;
 use crate::types::moves::Move;
 use crate::types::Side;
 use pns::Pns;
@@ -845,15 +846,24 @@ impl Solver {
         }
         let done = Done::new(self.threads, poll_every(limits));
         std::thread::scope(|s| -> Result<(), String> {
+            // Joined when the scope's closure returns, an early one too.
+            let mut crew = Crew::new();
             for id in 0..self.threads {
                 let (sh, done) = (&sh, &done);
-                std::thread::Builder::new()
-                    .stack_size(STACK)
-                    .spawn_scoped(s, move || {
-                        let _ended = done.guard();
-                        Worker::new(sh, id as u64).iterate(pos, from, to)
-                    })
-                    .map_err(|e| format!("cannot start a solver thread: {e}"))?;
+                let spawned =
+                    std::thread::Builder::new()
+                        .stack_size(STACK)
+                        .spawn_scoped(s, move || {
+                            let _ended = done.guard();
+                            Worker::new(sh, id as u64).iterate(pos, from, to)
+                        });
+                match spawned {
+                    Ok(h) => crew.push(h),
+                    Err(e) => {
+                        halt.store(true, Relaxed);
+                        return Err(format!("cannot start a solver thread: {e}"));
+                    }
+                }
             }
             let pace = Some((&self.reported, run.every));
             watch(&done, limits, start, stop, &halt, pace, &mut || {
@@ -863,6 +873,7 @@ impl Solver {
                 let p = self.progress(nodes, proven, start, bounds + 1, bounds, run.cell);
                 (run.progress)(&p);
             });
+            crew.join();
             Ok(())
         })?;
         Ok(Deepened {
@@ -908,21 +919,30 @@ impl Solver {
         };
         let done = Done::new(if self.threads >= 2 { 2 } else { 1 }, poll_every(limits));
         std::thread::scope(|s| -> Result<(), String> {
+            // Joined when the scope's closure returns, an early one too.
+            let mut crew = Crew::new();
             if done.threads == 2 {
                 for who in [me, me.other()] {
                     let (attack, done) = (&attack, &done);
-                    std::thread::Builder::new()
-                        .stack_size(STACK)
-                        .spawn_scoped(s, move || {
-                            let _ended = done.guard();
-                            attack(who, node_limit / 2);
-                        })
-                        .map_err(|e| format!("cannot start a solver thread: {e}"))?;
+                    let spawned =
+                        std::thread::Builder::new()
+                            .stack_size(STACK)
+                            .spawn_scoped(s, move || {
+                                let _ended = done.guard();
+                                attack(who, node_limit / 2);
+                            });
+                    match spawned {
+                        Ok(h) => crew.push(h),
+                        Err(e) => {
+                            halt.store(true, Relaxed);
+                            return Err(format!("cannot start a solver thread: {e}"));
+                        }
+                    }
                 }
             } else {
                 let (attack, nodes, halt, outcomes) = (&attack, &nodes, &halt, &outcomes);
                 let done = &done;
-                std::thread::Builder::new()
+                let h = std::thread::Builder::new()
                     .stack_size(STACK)
                     .spawn_scoped(s, move || {
                         let _ended = done.guard();
@@ -941,6 +961,7 @@ impl Solver {
                         }
                     })
                     .map_err(|e| format!("cannot start a solver thread: {e}"))?;
+                crew.push(h);
             }
             let pace = Some((&self.reported, run.every));
             watch(&done, limits, start, stop, &halt, pace, &mut || {
@@ -953,6 +974,7 @@ impl Solver {
                 let p = self.progress(run.nodes_before + running, 0, start, 0, 0, run.cell);
                 (run.progress)(&p);
             });
+            crew.join();
             Ok(())
         })?;
         // Everything settled goes to the table of facts, from the side to

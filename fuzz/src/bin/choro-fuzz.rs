@@ -120,7 +120,9 @@ fn install_guards(hang: Duration) {
         report(target, &input, &format!("panic: {info}"));
         std::process::exit(1);
     }));
-    std::thread::spawn(move || loop {
+    // The watchdog runs until the process ends; its handle is forgotten,
+    // not dropped, so that it is never detached (`choro_engine::threads`).
+    std::mem::forget(std::thread::spawn(move || loop {
         std::thread::sleep(Duration::from_millis(200));
         let began = BEGAN.load(Ordering::Relaxed);
         if now_ms().saturating_sub(began) > hang.as_millis() as u64 {
@@ -132,7 +134,7 @@ fn install_guards(hang: Duration) {
             );
             std::process::exit(1);
         }
-    });
+    }));
 }
 
 fn main() -> ExitCode {

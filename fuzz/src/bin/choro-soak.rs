@@ -101,6 +101,8 @@ const ALGOS: [&str; 4] = ["random", "greedy", "alphabeta", "mcts"];
 struct Engine {
     child: Child,
     stdin: ChildStdin,
+    /// The threads reading its stdout and stderr, joined when it is dropped.
+    readers: Vec<thread::JoinHandle<()>>,
     lines: Receiver<String>,
     log: VecDeque<String>,
     stderr: Arc<Mutex<Vec<u8>>>,
@@ -119,7 +121,7 @@ impl Engine {
         let mut stderr = child.stderr.take().ok_or("no stderr")?;
         let stdin = child.stdin.take().ok_or("no stdin")?;
         let (tx, rx) = mpsc::channel();
-        thread::spawn(move || {
+        let out_reader = thread::spawn(move || {
             for line in BufReader::new(stdout).lines() {
                 let Ok(line) = line else { break };
                 if tx.send(line).is_err() {
@@ -129,7 +131,7 @@ impl Engine {
         });
         let err = Arc::new(Mutex::new(Vec::new()));
         let err2 = Arc::clone(&err);
-        thread::spawn(move || {
+        let err_reader = thread::spawn(move || {
             let mut buf = [0u8; 4096];
             while let Ok(n) = stderr.read(&mut buf) {
                 if n == 0 {
@@ -143,6 +145,7 @@ impl Engine {
         Ok(Engine {
             child,
             stdin,
+            readers: vec![out_reader, err_reader],
             lines: rx,
             log: VecDeque::new(),
             stderr: err,
@@ -204,9 +207,23 @@ impl Engine {
 }
 
 impl Drop for Engine {
+    /// Kill the engine, then join its readers (they end when its pipes
+    /// close); one still running after a second is left running, never
+    /// detached (`choro_engine::threads` says why).
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+        let until = Instant::now() + Duration::from_secs(1);
+        for r in self.readers.drain(..) {
+            while !r.is_finished() && Instant::now() < until {
+                thread::sleep(Duration::from_millis(1));
+            }
+            if r.is_finished() {
+                let _ = r.join();
+            } else {
+                std::mem::forget(r);
+            }
+        }
     }
 }
 

@@ -33,6 +33,7 @@ use crate::eval::Evaluator;
 use crate::gametree::{children, move_to, no_move_cheap, root_children, Child, EVAL_MAX, MAX_PLY};
 use crate::rng::Rng;
 use crate::rules::{Game, LAP_BUDGET};
+use crate::threads::Crew;
 use crate::types::moves::Move;
 use crate::types::Side;
 use std::sync::atomic::Ordering::{Acquire, Relaxed, Release};
@@ -773,11 +774,12 @@ pub fn run<E: Evaluator>(
     let ctx = &ctx;
     let threads = cfg.threads.max(1);
     std::thread::scope(|sc| {
+        let mut helpers = Crew::new();
         for id in 1..threads {
-            sc.spawn(move || {
+            helpers.push(sc.spawn(move || {
                 let seed = cfg.seed ^ (id as u64).wrapping_mul(crate::rng::GAMMA);
                 worker_loop(ctx, &mut Scratch::new(seed), None);
-            });
+            }));
         }
         let mut scratch = Scratch::new(cfg.seed);
         worker_loop(ctx, &mut scratch, Some((&tm, start, &mut *info)));
@@ -785,6 +787,7 @@ pub fn run<E: Evaluator>(
             std::thread::sleep(Duration::from_millis(1));
         }
         ctx.abort.store(true, Relaxed);
+        helpers.join();
     });
     let (lines, best, ponder) = ctx.report(start, ctx.multipv);
     for l in &lines {
