@@ -589,17 +589,10 @@ fn match_outputs(a: &MatchArgs, cfg: &MatchConfig) -> Result<MatchOutputs, Strin
         .map(Append::open)
         .transpose()
         .map_err(|e| format!("--records {e}"))?;
-    let part = match cfg.part {
-        Some(job) => Some(
-            Replace::begin(
-                &a.out
-                    .clone()
-                    .unwrap_or_else(|| format!("match-{}-of-{}.jsonl", job.k, job.n).into()),
-            )
-            .map_err(|e| format!("--out {e}"))?,
-        ),
-        None => None,
-    };
+    let part = cfg
+        .part
+        .map(|job| crate::parts::begin(a.out.as_deref(), "match", job))
+        .transpose()?;
     let json = a
         .json
         .as_deref()

@@ -58,6 +58,17 @@ impl Job {
     }
 }
 
+/// Open the part file of `kind` (`match`, `solve`) for part `job`: `out`,
+/// or `KIND-K-of-N.jsonl` without it; checked now and written whole at the
+/// end ([`write`]). The error names `--out`.
+pub fn begin(out: Option<&Path>, kind: &str, job: Job) -> Result<Replace, String> {
+    let path = out.map_or_else(
+        || PathBuf::from(format!("{kind}-{}-of-{}.jsonl", job.k, job.n)),
+        Path::to_path_buf,
+    );
+    Replace::begin(&path).map_err(|e| format!("--out {e}"))
+}
+
 /// The header line of a part file. `settings` is everything that decides
 /// the results; parts merge only when it is the same in all of them.
 pub fn header(kind: &str, job: Job, units: usize, settings: Value) -> Value {

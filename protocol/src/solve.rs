@@ -449,17 +449,10 @@ fn solve_outputs(a: &SolveArgs) -> Result<(Option<Replace>, Option<Replace>), St
         .map(Replace::begin)
         .transpose()
         .map_err(|e| format!("--book {e}"))?;
-    let part = match a.job {
-        Some(job) => Some(
-            Replace::begin(
-                &a.out
-                    .clone()
-                    .unwrap_or_else(|| format!("solve-{}-of-{}.jsonl", job.k, job.n).into()),
-            )
-            .map_err(|e| format!("--out {e}"))?,
-        ),
-        None => None,
-    };
+    let part = a
+        .job
+        .map(|job| parts::begin(a.out.as_deref(), "solve", job))
+        .transpose()?;
     Ok((book, part))
 }
 
