@@ -10,7 +10,7 @@ use crate::search::alphabeta::{self, AbOptions};
 use crate::search::mcts::{self, MctsOptions};
 use crate::search::{
     baseline, blind, time, tt, Algorithm, Info, Limits, Score, SearchConfig, SearchControl,
-    SearchResult,
+    SearchResult, EVAL_MAX,
 };
 use crate::solve::table::{FactTable, ReservedFacts};
 use crate::solve::{book, SolveLimits, Solver, Value};
@@ -379,6 +379,81 @@ impl Searcher {
         proof.report(game, info)
     }
 
+    /// MCTS proved the root won or lost but not its distance (it reports
+    /// `Cp(±EVAL_MAX)`): its choice among proven losses then rests on
+    /// bounds, and it could pick a shorter resistance than the longest
+    /// loss (or a slower win). The exact solver settles the distance with
+    /// what the move has left (the rest of a timed move's hard limit; under
+    /// `nodes` that many nodes again; under `depth`, as many nodes as the
+    /// tree searched) and its proof is played; unsettled in that budget,
+    /// the tree's move stands. Not under `infinite`, `mate`, `searchmoves`,
+    /// `MultiPV` above 1 or while pondering.
+    fn settle(
+        &self,
+        game: &Game,
+        limits: &Limits,
+        control: &SearchControl,
+        info: &mut dyn FnMut(&Info),
+        r: SearchResult,
+    ) -> SearchResult {
+        let inexact = matches!(r.score, Some(Score::Cp(c)) if c.abs() == EVAL_MAX);
+        if !inexact
+            || limits.infinite
+            || limits.mate.is_some()
+            || !limits.searchmoves.is_empty()
+            || self.config.multipv > 1
+            || Sizes::of(&self.config).facts_mb == 0
+            || control.pondering.load(Ordering::Relaxed)
+            || control.stop.load(Ordering::Relaxed)
+        {
+            return r;
+        }
+        let pos = game.position();
+        let start = limits.start.unwrap_or_else(Instant::now);
+        let overhead = Duration::from_millis(self.config.move_overhead_ms);
+        let solve_limits = if let Some(n) = limits.nodes {
+            SolveLimits {
+                nodes: Some(n),
+                ..SolveLimits::default()
+            }
+        } else if let Some(hard) = time::allocate(limits, overhead, pos.side_to_move()).1 {
+            match hard.checked_sub(start.elapsed()) {
+                Some(left) if left >= MIN_SOLVE_TIME => SolveLimits {
+                    time: Some(left),
+                    ..SolveLimits::default()
+                },
+                _ => return r,
+            }
+        } else {
+            SolveLimits {
+                nodes: Some(r.nodes.max(1)),
+                ..SolveLimits::default()
+            }
+        };
+        let Ok(sol) = self.solver.solve(
+            pos,
+            &solve_limits,
+            &control.stop,
+            Duration::MAX,
+            &mut |_| {},
+        ) else {
+            return r;
+        };
+        match sol.value {
+            Some(value @ (Value::Win(_) | Value::Loss(_))) if !sol.pv.is_empty() => {
+                let proof = Proof {
+                    value,
+                    pv: sol.pv,
+                    nodes: r.nodes + sol.nodes,
+                    time: start.elapsed(),
+                    source: "solved",
+                };
+                proof.report(game, info).unwrap_or(r)
+            }
+            _ => r,
+        }
+    }
+
     /// Replace the alpha-beta refinements.
     pub fn set_ab_options(&mut self, o: AbOptions) {
         self.ab = o;
@@ -496,7 +571,8 @@ impl Searcher {
                     move_overhead: overhead,
                     start,
                 };
-                mcts::run(&run, &self.tree, game, limits, control, info, eval)
+                let r = mcts::run(&run, &self.tree, game, limits, control, info, eval);
+                self.settle(game, limits, control, info, r)
             }
             Algorithm::Random | Algorithm::Greedy => baseline::run(
                 game,
@@ -513,6 +589,68 @@ impl Searcher {
 mod tests {
     use super::*;
     use crate::board::Position;
+
+    /// MCTS that proves a root lost without the distance leaves the choice
+    /// among the losses to the exact solver, which plays the longest. At
+    /// `go nodes 200000` the tree alone played a loss in 8 (10 in the
+    /// book) in both Lango positions and a loss in 10 (12) in Didinga's
+    /// (the commit before the fix).
+    #[test]
+    fn mcts_plays_the_longest_loss_of_a_root_it_proved_lost() {
+        let cases = [
+            (
+                "lango:8 1,1,0,2,0,1,2,0/0,0,0,0,0,0,0,0/2,12,10,8,3,0,1,3/1,0,7,3,1,3,0,3 b m 0",
+                10,
+            ),
+            (
+                "lango:8 1,1,0,2,0,2,0,7/0,0,0,0,0,0,0,0/0,15,0,7,13,6,0,0/2,1,3,0,2,0,1,1 b m 0",
+                10,
+            ),
+            (
+                "didinga:8 2,5,0,0,0,0,2,0/2,0,0,4,1,1,2,0/3,1,8,0,1,8,2,6/1,2,1,2,7,0,1,2 b m 0",
+                12,
+            ),
+        ];
+        let solver = Solver::new(&crate::solve::SolveConfig {
+            threads: 1,
+            hash_mb: 64,
+            ..crate::solve::SolveConfig::default()
+        })
+        .unwrap();
+        for (fen, d) in cases {
+            let pos: Position = fen.parse().unwrap();
+            let mut s = Searcher::new(SearchConfig {
+                algorithm: Algorithm::Mcts,
+                hash_mb: 64,
+                solve_share: 10,
+                ..SearchConfig::default()
+            });
+            s.set_book(false);
+            let limits = Limits {
+                nodes: Some(200_000),
+                ..Limits::default()
+            };
+            let r = s.search(
+                &Game::new(pos),
+                &limits,
+                &SearchControl::default(),
+                &mut |_| {},
+            );
+            assert_eq!(r.score, Some(Score::Loss(d)), "{fen}");
+            let child = pos.play(&r.best.unwrap()).unwrap();
+            let v = solver
+                .solve(
+                    &child,
+                    &SolveLimits::default(),
+                    &std::sync::atomic::AtomicBool::new(false),
+                    Duration::MAX,
+                    &mut |_| {},
+                )
+                .unwrap()
+                .value;
+            assert_eq!(v, Some(Value::Win(d - 1)), "{fen}: {:?}", r.best);
+        }
+    }
 
     #[test]
     fn searcher_moves_to_a_search_thread() {
