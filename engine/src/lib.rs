@@ -55,7 +55,7 @@ pub mod search;
 pub mod solve;
 pub mod types;
 
-pub use board::race::{Race, RaceChoice, RaceLap, Racer, RacerState};
+pub use board::race::{Race, RaceChoice, RaceLap, Racer, RacerState, MAX_HOLDS};
 pub use board::{AdjHistory, Position, PositionError};
 pub use go::Searcher;
 pub use rules::{
