@@ -328,6 +328,7 @@ impl Searcher {
             || fixed
             || Sizes::of(&self.config).facts_mb == 0
             || pos.phase().is_blind()
+            || pos.race_holds() > 0
             || control.pondering.load(Ordering::Relaxed)
         {
             return None;
@@ -505,7 +506,9 @@ impl Searcher {
         if let Some(r) = self.solve_first(game, limits, control, info) {
             return r;
         }
-        if game.position().phase().is_blind()
+        let matrix =
+            game.position().phase().is_blind() || BlindGame::of_tick(game.position()).is_some();
+        if matrix
             && matches!(
                 self.config.algorithm,
                 Algorithm::AlphaBeta | Algorithm::Mcts

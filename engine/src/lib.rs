@@ -57,7 +57,7 @@ pub mod solve;
 pub mod threads;
 pub mod types;
 
-pub use board::race::{Race, RaceChoice, RaceLap, Racer, RacerState};
+pub use board::race::{Race, RaceChoice, RaceLap, Racer, RacerState, MAX_HOLDS};
 pub use board::{AdjHistory, Position, PositionError};
 pub use go::Searcher;
 pub use rules::{

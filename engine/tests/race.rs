@@ -369,3 +369,160 @@ fn a_blind_search_keeps_time_after_ponderhit() {
         "{after_hit:?} after ponderhit"
     );
 }
+
+/// Plays `moves` (space-separated) from `p`.
+fn play_all(p: &Position, moves: &str) -> Position {
+    moves.split_whitespace().fold(*p, |p, m| after(&p, m))
+}
+
+fn move_names(p: &Position) -> Vec<String> {
+    p.legal_moves()
+        .iter()
+        .map(|(m, _)| p.restyle(*m).to_string())
+        .collect()
+}
+
+/// Holds (RULES.md 8.10), traced by hand. Both lift 2 from a into empty b
+/// and c. Lockstep (no holds), B finishes first (tick 2, B first). With one
+/// hold each: tick 1's choice is A's (`.`/`_`), then B's, who is not told
+/// A's; a racer with no hold left drops without a ply.
+/// - A holds, B drops: tick 1 B drops b; tick 2 only B has a hold: his
+///   choice alone; dropping, he ends in c first: B moves first.
+/// - A drops, B holds: tick 1 A drops b; tick 2 only A chooses: dropping,
+///   B drops b then A ends in c first: A moves first. Holding instead: tick
+///   2 only B drops (b); tick 3, A first, A ends in c: A first again.
+/// - both hold: tick 1 passes with no drop; tick 2 (parity turned: B
+///   first) as tick 1 of the lockstep race with the roles swapped: B drops
+///   b, A b; tick 3 A ends in c first.
+#[test]
+fn holds_retard_a_racer_and_change_who_finishes_first() {
+    let s1 = choro(Variant::Didinga, Side::B, "s1:a", &[('a', 2)], &[('a', 2)]);
+    let s1: Position = s1
+        .to_string()
+        .replace(" s1:a ", " s1:a,holds=1 ")
+        .parse()
+        .unwrap();
+    assert_eq!(s1.race_holds(), 1);
+    let t1 = after(&s1, "a");
+    assert_eq!((t1.phase(), t1.side_to_move()), (Phase::Race, Side::A));
+    assert!(t1.to_string().contains(" a r 1.0 "), "{t1}");
+    assert_eq!(move_names(&t1), [".", "_"]);
+    for (moves, first, ply) in [
+        (". .", None, 3),
+        ("_ . .", Some(Side::B), 4),
+        (". _ .", Some(Side::A), 4),
+        (". _ _", Some(Side::A), 4),
+        ("_ _", Some(Side::A), 3),
+    ] {
+        let p = play_all(&t1, moves);
+        match first {
+            Some(s) => {
+                assert_eq!(p.phase(), Phase::Main, "{moves}: {p}");
+                assert_eq!(p.side_to_move(), s, "{moves}: {p}");
+            }
+            None => assert_eq!(p.phase(), Phase::Race, "{moves}: {p}"),
+        }
+        assert_eq!(p.ply(), ply, "{moves}");
+        assert_eq!(p.total_counters(), 4, "{moves}: counters kept");
+    }
+    // B's ply after A's hold carries A's choice (`held=1`), as `s1` does.
+    let b = after(&t1, "_");
+    assert_eq!(b.side_to_move(), Side::B);
+    assert!(b.to_string().contains("held=1"), "{b}");
+    let b2 = after(&t1, ".");
+    assert!(!b2.to_string().contains("held=1"), "{b2}");
+    // No hold left: `_` is refused with a clear reason, `.` too outside a
+    // tick's choice.
+    let lone = after(&after(&t1, "_"), ".");
+    assert_eq!(lone.side_to_move(), Side::B);
+    let late = play_all(&t1, ". _ _");
+    assert_eq!(late.phase(), Phase::Main);
+    let e = late.parse_move("_").unwrap_err().to_string();
+    assert!(e.contains("no hold to take"), "{e}");
+    let e = after(&s1, "a").parse_move("+").unwrap_err().to_string();
+    assert!(e.contains("not a legal move"), "{e}");
+    // Without holds the same race has no tick's choice.
+    let plain = after(
+        &choro(Variant::Didinga, Side::B, "s1:a", &[('a', 2)], &[('a', 2)]),
+        "a",
+    );
+    assert_eq!(plain.phase(), Phase::Main);
+    assert_eq!(plain.side_to_move(), Side::B);
+}
+
+/// Position strings with holds read back to themselves; an old string
+/// reads as no holds; bad holds are refused with a reason.
+#[test]
+fn holds_in_position_strings() {
+    let start = Position::start(Variant::Lango, 8, Opening::Simultaneous).unwrap();
+    assert_eq!(start.race_holds(), 0);
+    for n in 1..=choro_engine::MAX_HOLDS {
+        let p = start.with_race_holds(n).unwrap();
+        let s = p.to_string();
+        assert!(s.contains(&format!(" a s2,holds={n} 0")), "{s}");
+        assert_eq!(s.parse::<Position>().unwrap(), p);
+        for (_, c) in p.legal_moves() {
+            assert!(c.to_string().contains(&format!(",holds={n} 1")), "{c}");
+            assert_eq!(c.to_string().parse::<Position>().unwrap(), c);
+        }
+    }
+    assert!(start.with_race_holds(9).is_none());
+    let s = start.to_string();
+    for bad in ["s2,holds=0", "s2,holds=9", "s2,holds=x", "s2,holds="] {
+        let e = s.replace(" s2 ", &format!(" {bad} ")).parse::<Position>();
+        assert!(e.unwrap_err().to_string().contains("holds"), "{bad}");
+    }
+    // A tick's choice needs a hold for the side to move.
+    let t: Position = start.with_race_holds(1).unwrap().legal_moves()[0]
+        .1
+        .legal_moves()[0]
+        .1;
+    let ts = t.to_string();
+    assert!(ts.contains(" r 1.0 "), "{ts}");
+    let stripped = ts.replace(",holds=1", "");
+    assert!(stripped
+        .parse::<Position>()
+        .unwrap_err()
+        .to_string()
+        .contains("bad tick"));
+}
+
+/// At a tick's choice with both racers choosing, the engine solves the 2x2
+/// game: B's analysis and choice at his ply do not depend on A's choice,
+/// which his position holds; each answer is a legal `.` or `_`.
+#[test]
+fn the_second_tick_chooser_never_uses_the_first_ones_choice() {
+    for v in [Variant::Didinga, Variant::Lango, Variant::Acholi] {
+        let start = Position::start(v, 8, Opening::Simultaneous)
+            .unwrap()
+            .with_race_holds(1)
+            .unwrap();
+        let (_, s1) = start.legal_moves()[0];
+        let (_, t1) = s1.legal_moves()[0];
+        assert_eq!(t1.side_to_move(), Side::A, "{t1}");
+        let (a_choice, a_lines) = blind_search(&t1, 3);
+        assert!(t1.play(&a_choice).is_ok());
+        assert!(
+            a_lines.iter().any(|l| l.starts_with("tick 2x2")),
+            "{a_lines:?}"
+        );
+        let mut seen: Option<(Move, Vec<String>)> = None;
+        for (_, b) in t1.legal_moves() {
+            assert_eq!(b.side_to_move(), Side::B, "{b}");
+            let (b_choice, lines) = blind_search(&b, 5);
+            assert!(b.play(&b_choice).is_ok());
+            match &seen {
+                None => seen = Some((b_choice, lines)),
+                Some((m, l)) => {
+                    assert_eq!(*l, lines, "{v}: B's tick analysis depends on A's choice");
+                    assert_eq!(*m, b_choice, "{v}: B's tick choice depends on A's");
+                }
+            }
+        }
+        let (_, lines) = seen.unwrap();
+        assert!(
+            lines.last().unwrap().starts_with("tick choice "),
+            "{lines:?}"
+        );
+    }
+}

@@ -45,6 +45,9 @@ struct Counts {
     to_drawn: u64,
     /// Drawn races the engine caught as cycles before the lap budget.
     cycle_draws: u64,
+    /// Hold moves (`_`) compared, and those after which B still chooses.
+    holds: u64,
+    hidden: u64,
 }
 
 fn racing(p: &Position) -> bool {
@@ -136,7 +139,13 @@ fn compare(p: &Position, budget: u32, n: &mut Counts) -> Vec<Position> {
                 .or_default() += 1;
         }
     }
-    for (m, _) in &got {
+    for (m, c) in &got {
+        if m == "_" {
+            n.holds += 1;
+        }
+        if m == "_" && c.contains(" r ") && c.split(' ').nth(4).is_some_and(|t| t.ends_with(".0")) {
+            n.hidden += 1;
+        }
         if m.starts_with("=~") || m.starts_with('~') {
             *n.kinds
                 .entry(format!("{} move {m}", p.variant()))
@@ -283,6 +292,18 @@ fn game_board(v: Variant, w: u8, plies: usize, rng: &mut Rng) -> String {
 /// start of B, each race followed by a random walk through its decisions;
 /// every 8th board's race tree in full (at most 2,000 positions).
 fn random_boards(v: Variant, widths: &[u8], boards: usize, budget: u32, seed: u64) -> Counts {
+    random_boards_holding(v, widths, boards, budget, seed, 0)
+}
+
+/// [`random_boards`] in a race with `holds` holds for each racer.
+fn random_boards_holding(
+    v: Variant,
+    widths: &[u8],
+    boards: usize,
+    budget: u32,
+    seed: u64,
+    holds: u8,
+) -> Counts {
     let mut rng = Rng::new(seed);
     let mut n = Counts::default();
     let mut done = 0;
@@ -292,6 +313,11 @@ fn random_boards(v: Variant, widths: &[u8], boards: usize, budget: u32, seed: u6
             game_board(v, w, 1 + rng.below(12), &mut rng)
         } else {
             random_board(v, w, &mut rng)
+        };
+        let board = if holds > 0 {
+            board.replace(" s2 ", &format!(" s2,holds={holds} "))
+        } else {
+            board
         };
         let s2: Position = board.parse().unwrap();
         let s1s = compare(&s2, budget, &mut n);
@@ -520,4 +546,48 @@ fn random_race_states() {
             "{event}: {events:?}"
         );
     }
+}
+
+/// Races with holds (RaceHolds 1..3, RULES.md 8.10): the tick's choices
+/// (`.`, `_`), A's hidden from B's ply, the holders' skipped drops, a tick
+/// both hold, the lapse of a lone racer's holds: the engine against the
+/// reference on random boards of the three codes, and the Lango start's
+/// whole tree with one hold each.
+#[test]
+fn races_with_holds() {
+    let mut total = Counts::default();
+    for (i, v) in [Variant::Didinga, Variant::Lango, Variant::Acholi]
+        .into_iter()
+        .enumerate()
+    {
+        for holds in 1..=3u8 {
+            let widths: &[u8] = if v == Variant::Didinga {
+                &[8, 9, 12]
+            } else {
+                &[8]
+            };
+            let seed = 500 + 10 * i as u64 + holds as u64;
+            let n = random_boards_holding(v, widths, 300, 2_000, seed, holds);
+            total.r += n.r;
+            total.holds += n.holds;
+            total.hidden += n.hidden;
+            total.to_main += n.to_main;
+        }
+    }
+    let mut n = Counts::default();
+    let p = Position::start(Variant::Lango, 8, Opening::Simultaneous)
+        .unwrap()
+        .with_race_holds(1)
+        .unwrap();
+    assert!(
+        tree(&p, LAP_BUDGET, &mut n, &mut 200_000),
+        "Lango tree too big"
+    );
+    eprintln!(
+        "{total:?}\nLango start, 1 hold: {n:?}\n{:?}",
+        race::events()
+    );
+    assert!(total.holds >= 5_000 && total.hidden >= 1_000, "{total:?}");
+    assert!(n.holds >= 100, "{n:?}");
+    assert!(race::events().get("a hold").copied().unwrap_or(0) >= 1_000);
 }

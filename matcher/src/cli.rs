@@ -49,6 +49,11 @@ pub struct MatchArgs {
     /// race decisions to the end of the race, then --random-plies plies.
     #[arg(long, conflicts_with = "openings")]
     pub(crate) random_blind: bool,
+    /// Simultaneous opening: each racer's holds (the engines' RaceHolds
+    /// option and the start position's; 0, the default, is the lockstep
+    /// race; RULES.md 8.10).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=choro_engine::MAX_HOLDS as i64))]
+    pub(crate) race_holds: u8,
     /// Seed of the random openings.
     #[arg(long, default_value_t = 1)]
     pub(crate) seed: u64,
@@ -270,6 +275,7 @@ pub(crate) fn config(a: &MatchArgs) -> Result<MatchConfig, String> {
             variant,
             columns,
             opening,
+            race_holds: a.race_holds,
             draw_plies: a.draw_plies,
             limits,
             margin: Duration::from_millis(a.margin),

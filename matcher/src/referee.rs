@@ -100,6 +100,9 @@ pub struct Settings {
     /// The `Opening` option's value, sent to every engine; with a Choro
     /// code it also sets the start position (`s2` or `o2`).
     pub opening: choro_engine::Opening,
+    /// Each racer's holds in the simultaneous opening (`RaceHolds`; sent,
+    /// and tagged, only when not 0).
+    pub race_holds: u8,
     /// The ply cap: a game reaching this many plies is a draw.
     pub draw_plies: u32,
     /// What `go` carries.
@@ -212,7 +215,9 @@ pub(crate) fn configure(e: &mut Engine, spec: &EngineSpec, s: &Settings) -> Resu
         ("Opening", s.opening.name().to_string()),
         ("DrawPlies", s.draw_plies.to_string()),
     ];
-    for (name, value) in game_opts {
+    let holds = ("RaceHolds", s.race_holds.to_string());
+    let holds = (s.race_holds > 0).then_some(holds);
+    for (name, value) in game_opts.into_iter().chain(holds) {
         if name == "Columns" && !s.variant.is_choro() {
             continue;
         }
@@ -361,6 +366,11 @@ pub(crate) fn play(job: GameJob, slots: &mut [Slot], s: &Settings) -> Played {
         ("Variant", start.variant().name().to_string()),
         ("Columns", start.width().to_string()),
         ("Opening", s.opening.name().to_string()),
+    ];
+    if s.race_holds > 0 {
+        tags.push(("RaceHolds", s.race_holds.to_string()));
+    }
+    tags.extend([
         ("DrawPlies", s.draw_plies.to_string()),
         ("A", name_of(Side::A)),
         ("B", name_of(Side::B)),
@@ -370,7 +380,7 @@ pub(crate) fn play(job: GameJob, slots: &mut [Slot], s: &Settings) -> Played {
         ("Result", result.token().to_string()),
         ("Reason", reason.code().to_string()),
         ("Detail", detail),
-    ];
+    ]);
     if let Some(b) = bad_move {
         tags.push(("BadMove", b));
     }

@@ -356,6 +356,7 @@ pub fn run(
 pub(crate) fn jobs(cfg: &MatchConfig, pairings: &[Pairing]) -> Result<Vec<GameJob>, String> {
     let s = &cfg.settings;
     let start = Position::start(s.variant, s.columns, s.opening).map_err(|e| e.to_string())?;
+    let start = start.with_race_holds(s.race_holds).unwrap_or(start);
     let pairs = cfg.games / 2;
     let mut jobs = Vec::new();
     let mut pair_no = 0;

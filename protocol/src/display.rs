@@ -106,17 +106,39 @@ fn racer_line(side: Side, r: &Racer, race: &Race, w: u8, over: bool) -> String {
             hole(r.at)
         ),
     };
-    format!(
+    let mut line = format!(
         "racer {side}: {what}, origin {}, front row reached {}, laps {}",
         hole(r.origin),
         yes(r.front),
         r.laps
-    )
+    );
+    // A race with holds (RULES.md 8.10); nothing is added without them.
+    if r.holds() > 0 {
+        line += &format!(", holds left {}", r.holds());
+    }
+    if r.held() {
+        line += ", holds in this tick";
+    }
+    line
 }
 
 /// The simultaneous opening's lines: A's blind start at `s1` (shown to
 /// people; the search of B never reads it), the racers at `r` and `rx`.
 fn race_lines(pos: &Position) -> Vec<String> {
+    let holds = pos.race_holds();
+    if pos.phase().is_blind() && holds > 0 {
+        let mut v = vec![format!(
+            "race with holds: each racer may hold in up to {holds} ticks (RaceHolds {holds})"
+        )];
+        if pos.phase() == Phase::Blind1 {
+            v.extend(blind_lines(pos));
+        }
+        return v;
+    }
+    blind_lines(pos)
+}
+
+fn blind_lines(pos: &Position) -> Vec<String> {
     let Some(race) = pos.race() else {
         return Vec::new();
     };
@@ -147,8 +169,13 @@ fn race_lines(pos: &Position) -> Vec<String> {
                     .map(|(m, _)| pos.restyle(*m).to_string())
                     .collect();
                 choices.dedup();
+                let what = if race.stage == 0 {
+                    "to choose drop (.) or hold (_)"
+                } else {
+                    "to decide"
+                };
                 format!(
-                    "race tick {}.{}: {s} ({}) to decide: {}",
+                    "race tick {}.{}: {s} ({}) {what}: {}",
                     race.tick,
                     race.stage,
                     player(s),
@@ -225,6 +252,9 @@ fn phase(pos: &Position) -> String {
         Phase::Main => "phase m (main phase)".to_string(),
         Phase::Blind2 => "phase s2 (simultaneous opening: A chooses his start blind)".to_string(),
         Phase::Blind1 => "phase s1 (simultaneous opening: B chooses his start blind)".to_string(),
+        Phase::Race if pos.race().is_some_and(|r| r.stage == 0) => {
+            format!("phase r (simultaneous opening: the race, {s} to choose drop or hold)")
+        }
         Phase::Race => format!("phase r (simultaneous opening: the race, {s} to decide)"),
         Phase::RaceOver => {
             "phase rx (simultaneous opening: the race never ended; draw)".to_string()

@@ -29,6 +29,9 @@ pub struct Options {
     /// Whether `alphabeta` and `mcts` play from the book of solved
     /// positions (`OwnBook`).
     pub own_book: bool,
+    /// Each racer's holds in a simultaneous opening (`RaceHolds`, RULES.md
+    /// 8.10); 0 is the lockstep race. Used by the next start position.
+    pub race_holds: u8,
 }
 
 impl Default for Options {
@@ -48,6 +51,7 @@ impl Default for Options {
             draw_plies: DEFAULT_DRAW_PLIES,
             solve_share: DEFAULT_SOLVE_SHARE,
             own_book: true,
+            race_holds: 0,
         }
     }
 }
@@ -67,7 +71,7 @@ struct Spec {
 /// a tenth, so that a position it proves quickly is played perfectly.
 pub const DEFAULT_SOLVE_SHARE: u32 = 10;
 
-const SPECS: [Spec; 13] = [
+const SPECS: [Spec; 14] = [
     Spec {
         name: "Variant",
         kind: Kind::Combo(&["didinga", "lango", "acholi", "adjiboto"]),
@@ -126,6 +130,13 @@ const SPECS: [Spec; 13] = [
     Spec {
         name: "OwnBook",
         kind: Kind::Check,
+    },
+    Spec {
+        name: "RaceHolds",
+        kind: Kind::Spin {
+            min: 0,
+            max: choro_engine::MAX_HOLDS as u64,
+        },
     },
 ];
 
@@ -244,6 +255,7 @@ impl Options {
             "DrawPlies" => self.draw_plies.to_string(),
             "SolveShare" => self.solve_share.to_string(),
             "OwnBook" => self.own_book.to_string(),
+            "RaceHolds" => self.race_holds.to_string(),
             _ => String::new(),
         }
     }
@@ -260,7 +272,26 @@ impl Options {
     /// The start position of the current code, width and opening mode:
     /// what `position startpos`, `uginewgame` and a `Variant` change set.
     pub fn start_position(&self) -> Result<Position, PositionError> {
-        Position::start(self.variant, self.width(), self.opening)
+        let p = Position::start(self.variant, self.width(), self.opening)?;
+        Ok(p.with_race_holds(self.race_holds).unwrap_or(p))
+    }
+
+    /// Why a position cannot be set while `RaceHolds` is what it is
+    /// (RULES.md 8.10): at `s2` and `s1` each racer has exactly the
+    /// option's holds; in a race no racer more; other phases have none.
+    pub fn holds_disagree(&self, pos: &Position) -> Option<String> {
+        let (h, n) = (pos.race_holds(), self.race_holds);
+        if pos.phase().is_blind() && h != n {
+            Some(format!(
+                "the position gives each racer {h} holds but RaceHolds is {n}"
+            ))
+        } else if h > n {
+            Some(format!(
+                "the position gives a racer {h} holds but RaceHolds is {n}"
+            ))
+        } else {
+            None
+        }
     }
 
     /// The searcher's settings.
@@ -353,6 +384,8 @@ impl Options {
             ("DrawPlies", Value::Int(n)) => self.draw_plies = n as u32,
             ("SolveShare", Value::Int(n)) => self.solve_share = n as u32,
             ("OwnBook", Value::Bool(b)) => self.own_book = b,
+            // As `Opening`: the next start position, not the game in progress.
+            ("RaceHolds", Value::Int(n)) => self.race_holds = n as u8,
             _ => {}
         }
         Ok(applied)
@@ -367,7 +400,7 @@ mod tests {
     #[test]
     fn listing_is_exact() {
         let l = Options::listing();
-        assert_eq!(l.len(), 13);
+        assert_eq!(l.len(), 14);
         assert_eq!(
             l[0],
             "option name Variant type combo default didinga var didinga var lango var acholi var adjiboto"
@@ -383,6 +416,10 @@ mod tests {
             "option name SolveShare type spin default 10 min 0 max 100"
         );
         assert_eq!(l[12], "option name OwnBook type check default true");
+        assert_eq!(
+            l[13],
+            "option name RaceHolds type spin default 0 min 0 max 8"
+        );
     }
 
     #[test]
@@ -466,6 +503,35 @@ mod tests {
             o.start_position().unwrap().phase(),
             choro_engine::Phase::Main
         );
+    }
+
+    #[test]
+    fn race_holds_set_the_next_start_and_check_positions() {
+        let mut o = Options::default();
+        let s2 = o.start_position().unwrap();
+        assert_eq!(s2.race_holds(), 0);
+        assert_eq!(o.holds_disagree(&s2), None);
+        let before = o.clone();
+        assert_eq!(
+            o.set("RaceHolds", Some("9")),
+            Err(OptionError::OutOfRange("RaceHolds", "9".into(), 0, 8))
+        );
+        assert_eq!(
+            o.set("RaceHolds", Some("-1")),
+            Err(OptionError::OutOfRange("RaceHolds", "-1".into(), 0, 8))
+        );
+        assert_eq!(o, before);
+        assert_eq!(o.set("raceholds", Some("2")).unwrap(), Applied::default());
+        let p = o.start_position().unwrap();
+        assert_eq!(p.race_holds(), 2);
+        assert!(p.to_string().contains(" a s2,holds=2 0"), "{p}");
+        assert_eq!(o.holds_disagree(&p), None);
+        assert!(
+            o.holds_disagree(&s2).is_some(),
+            "an old s2 string reads as 0 holds"
+        );
+        o.set("Opening", Some("sequential")).unwrap();
+        assert_eq!(o.start_position().unwrap().race_holds(), 0);
     }
 
     #[test]

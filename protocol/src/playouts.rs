@@ -298,19 +298,28 @@ pub struct StartArgs {
     /// (phase s2: the blind starts, then the race) or sequential (phase o2).
     #[arg(long, default_value = "simultaneous", value_parser = ["sequential", "simultaneous"])]
     pub opening: String,
+    /// Simultaneous opening: each racer's holds (RaceHolds, RULES.md 8.10;
+    /// 0, the default, is the lockstep race).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=choro_engine::MAX_HOLDS as i64))]
+    pub race_holds: u8,
     /// Start from this position string instead.
-    #[arg(long, conflicts_with_all = ["variant", "columns", "opening"])]
+    #[arg(long, conflicts_with_all = ["variant", "columns", "opening", "race_holds"])]
     pub pos: Option<String>,
 }
 
 impl StartArgs {
     pub fn position(&self) -> Result<Position, String> {
-        start_position(
+        let p = start_position(
             self.pos.as_deref(),
             &self.variant,
             self.columns,
             &self.opening,
-        )
+        )?;
+        // Holds belong to a start in phase s2; sequential starts have none.
+        Ok(match self.race_holds {
+            0 => p,
+            n => p.with_race_holds(n).unwrap_or(p),
+        })
     }
 }
 

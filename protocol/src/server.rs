@@ -69,6 +69,8 @@ pub enum Error {
         err: MoveError,
     },
     Position(PositionError),
+    /// `position fen` whose holds disagree with `RaceHolds`.
+    Holds(String),
     /// `trace` of a move the position does not allow.
     Trace(MoveError),
     /// `trace` once the game is over.
@@ -103,6 +105,10 @@ impl fmt::Display for Error {
             ),
             Error::SearchMove { index, err } => write!(f, "go searchmoves: move {index}: {err}"),
             Error::Position(e) => write!(f, "start position: {e}"),
+            Error::Holds(why) => write!(
+                f,
+                "position: {why} (RULES.md 8.10); previous position kept"
+            ),
             Error::Trace(e) => write!(f, "trace: {e}"),
             Error::TraceAfterEnd(o) => write!(f, "trace: the game is already over ({o})"),
             Error::Bench(e) => f.write_str(e),
@@ -501,7 +507,12 @@ impl<W: Write + Send + 'static> Server<W> {
         self.idle("position")?;
         let start = match start {
             Start::StartPos => self.opts.start_position().map_err(Error::Position)?,
-            Start::Fen(p) => p,
+            Start::Fen(p) => {
+                if let Some(why) = self.opts.holds_disagree(&p) {
+                    return Err(Error::Holds(why));
+                }
+                p
+            }
         };
         let mut game = Game::new(start).with_draw_plies(self.opts.draw_plies);
         for (i, m) in moves.iter().enumerate() {
@@ -680,6 +691,9 @@ impl<W: Write + Send + 'static> Server<W> {
             return Err(Error::Solve(format!(
                 "the game is over ({o}): nothing to solve"
             )));
+        }
+        if pos.race_holds() > 0 {
+            return Err(Error::Solve(crate::solve::HOLDS_UNSOLVED.to_string()));
         }
         // Alpha-beta: its `plies` limit bounds the whole solve, which a
         // proof-number search (unbounded in plies) would not respect.
@@ -1141,6 +1155,58 @@ mod tests {
             assert!(out[0].starts_with("info string error: "), "{}", out[0]);
             assert_eq!(*s.game().position(), before, "{bad}");
         }
+    }
+
+    /// RaceHolds (RULES.md 8.10): the start carries the holds, a game with
+    /// holds plays through `position ... moves`, and each bad input (an
+    /// option out of range, a hold where none is left, a position string
+    /// whose holds disagree with the option) is one clear error line with
+    /// the state unchanged.
+    #[test]
+    fn race_holds_bad_inputs_change_nothing() {
+        let mut s = server();
+        for bad in [
+            "setoption name RaceHolds value 9",
+            "setoption name RaceHolds value -1",
+        ] {
+            let out = talk(&mut s, &[bad]);
+            assert_eq!(out.len(), 1, "{bad}: {out:?}");
+            assert!(
+                out[0].starts_with("info string error: setoption: option RaceHolds"),
+                "{}",
+                out[0]
+            );
+        }
+        assert!(talk(&mut s, &["setoption name RaceHolds value 1"]).is_empty());
+        talk(&mut s, &["position startpos moves m m _ ."]);
+        let before = *s.game().position();
+        assert!(before.to_string().contains(" r "), "{before}");
+        let fen_old = "position fen didinga:8 2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2 a s2 0";
+        let fen_two = fen_old.replace(" s2 ", " s2,holds=2 ");
+        for (bad, says) in [
+            // A held his one hold in tick 1: none left for tick 2's choice
+            // (B's alone).
+            ("position startpos moves m m _ . _ _", "no hold to take"),
+            (fen_old, "holds but RaceHolds is 1"),
+            (&fen_two, "holds but RaceHolds is 1"),
+            ("position startpos moves m _", "no hold to take"),
+        ] {
+            talk(&mut s, &["position startpos moves m m _ ."]);
+            let out = talk(&mut s, &[bad]);
+            assert_eq!(out.len(), 1, "{bad}: {out:?}");
+            assert!(
+                out[0].starts_with("info string error: position"),
+                "{}",
+                out[0]
+            );
+            assert!(out[0].contains(says), "{bad}: {}", out[0]);
+            assert_eq!(*s.game().position(), before, "{bad}");
+        }
+        // With the option back at 0 an old string is accepted again, and
+        // one with holds is not.
+        talk(&mut s, &["setoption name RaceHolds value 0"]);
+        assert!(talk(&mut s, &[fen_old]).is_empty());
+        assert_eq!(talk(&mut s, &[fen_two.as_str()]).len(), 1);
     }
 
     #[test]

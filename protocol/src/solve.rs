@@ -470,9 +470,18 @@ fn parse_seconds(s: &str) -> Result<f64, String> {
     Ok(t)
 }
 
+/// Why races with holds are refused: their ticks' choices are matrix
+/// games, which the solver does not value yet (it would read them as
+/// plies in turn, B seeing A's choice).
+pub const HOLDS_UNSOLVED: &str = "a race with holds is not solved yet: each tick's choice is a \
+     2x2 matrix game over both racers' choices (RULES.md 8.10), which the solver does not value";
+
 /// The position a `choro solve` command names.
 fn solve_position(a: &SolveArgs) -> Result<Position, String> {
     let pos = a.start.position()?;
+    if pos.race_holds() > 0 {
+        return Err(HOLDS_UNSOLVED.to_string());
+    }
     if pos.phase() == choro_engine::Phase::RaceOver || !pos.has_legal_move() {
         return Err(format!(
             "the game is over in this position ({}): nothing to solve",

@@ -45,6 +45,7 @@ fn settings(limits: Limits) -> Settings {
         // The sequential opening, whose start (o2) these tests write out;
         // the simultaneous one has tests of its own below.
         opening: Opening::Sequential,
+        race_holds: 0,
         draw_plies: 1000,
         limits,
         // Generous: the tests share two cores with everything else.

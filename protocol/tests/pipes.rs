@@ -41,7 +41,8 @@ fn ugi_handshake_lists_every_option() {
             "Seed",
             "DrawPlies",
             "SolveShare",
-            "OwnBook"
+            "OwnBook",
+            "RaceHolds"
         ]
     );
     assert!(v.contains(

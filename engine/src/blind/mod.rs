@@ -13,8 +13,11 @@ use matrix::Equilibrium;
 use std::fmt::Write;
 
 /// The matrix game of a blind position: A's starts, B's starts, and the
-/// position after each pair.
+/// position after each pair. Also a tick's choice in a race with holds
+/// (RULES.md 8.10): A's and B's drop `.` and hold `_`, a 2x2 game.
 pub struct BlindGame {
+    /// A tick's choice (drop or hold), not a blind start.
+    pub tick: bool,
     /// The `s2` position of the same board: what both players see.
     pub root: Position,
     /// A's starts, in generation order (the matrix's rows).
@@ -47,6 +50,7 @@ impl BlindGame {
             cells.push(row.into_iter().map(|(_, c)| c).collect());
         }
         Some(BlindGame {
+            tick: false,
             root,
             a_starts,
             b_starts,
@@ -56,11 +60,74 @@ impl BlindGame {
 }
 
 impl BlindGame {
+    /// The 2x2 game of a tick's choice in a race with holds (RULES.md
+    /// 8.10), when both racers choose: built from the position before A's
+    /// choice. At B's choice A's, which the position holds, is not looked
+    /// at: it is undone (a hold given back) and both of A's choices are
+    /// rows. `None` where only one racer chooses (his plain choice, which
+    /// the ordinary search takes) or at no tick's choice.
+    pub fn of_tick(pos: &Position) -> Option<BlindGame> {
+        let race = pos.race()?;
+        if pos.phase() != Phase::Race || race.stage != 0 {
+            return None;
+        }
+        let mut root = *pos;
+        if pos.side_to_move() == Side::B {
+            let a = &mut root.race.racers[0];
+            // A had a choice if he holds now or still has a hold.
+            if !a.held() && !a.may_hold() {
+                return None;
+            }
+            if a.held() {
+                a.set_held(false);
+                a.set_holds(a.holds() + 1);
+            }
+            root.side = Side::A;
+            root.ply = root.ply.saturating_sub(1);
+            root.rehash();
+        }
+        let mut a_moves = Vec::new();
+        let mut b_moves = Vec::new();
+        let mut cells = Vec::new();
+        for (a, after) in root.legal_moves() {
+            // B chooses next only if he has a hold too.
+            if after.phase() != Phase::Race
+                || after.side_to_move() != Side::B
+                || after.race.stage != 0
+            {
+                return None;
+            }
+            let row = after.legal_moves();
+            if b_moves.is_empty() {
+                b_moves = row.iter().map(|(m, _)| *m).collect();
+            }
+            a_moves.push(a);
+            cells.push(row.into_iter().map(|(_, c)| c).collect());
+        }
+        (a_moves.len() == 2 && b_moves.len() == 2).then_some(BlindGame {
+            tick: true,
+            root,
+            a_starts: a_moves,
+            b_starts: b_moves,
+            cells,
+        })
+    }
+
+    /// The word the game's lines begin with: `blind` or `tick`.
+    pub fn word(&self) -> &'static str {
+        if self.tick {
+            "tick"
+        } else {
+            "blind"
+        }
+    }
+
     /// The `info string` of a solved game: its size, value for A (with
     /// `digits` decimals) and both strategies.
     pub(crate) fn report(&self, how: &str, eq: &Equilibrium, digits: usize) -> String {
         format!(
-            "blind {}x{} {how}value {:.digits$} for A; A {}; B {}",
+            "{} {}x{} {how}value {:.digits$} for A; A {}; B {}",
+            self.word(),
             self.a_starts.len(),
             self.b_starts.len(),
             eq.value,

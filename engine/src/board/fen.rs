@@ -148,22 +148,34 @@ fn parse_race(
     over: bool,
 ) -> Result<Race, PositionError> {
     let err = |s: String| PositionError::Race(s);
-    let (tick, stage) = f[0]
+    let tick = f[0]
         .split_once('.')
         .and_then(|(t, s)| Some((t.parse::<u32>().ok()?, s.parse::<u8>().ok()?)))
         // The tick is bounded as the ply is: a race from any accepted
         // state ends (lap cap, cycle) long before its tick count overflows.
-        .filter(|&(t, s)| (1..=MAX_TICK).contains(&t) && (s == 1 || s == 2 || over && s == 0))
-        .ok_or_else(|| {
-            err(format!(
-                "bad tick '{}' (expected <tick>.<stage>: tick 1..{MAX_TICK}, stage 1 or 2, or 0 in a drawn race)",
-                f[0].chars().take(20).collect::<String>()
-            ))
-        })?;
+        .filter(|&(t, s)| (1..=MAX_TICK).contains(&t) && s <= 2);
+    let bad_tick = || {
+        err(format!(
+            "bad tick '{}' (expected <tick>.<stage>: tick 1..{MAX_TICK}, stage 1 or 2, or 0 in a drawn race)",
+            f[0].chars().take(20).collect::<String>()
+        ))
+    };
+    let (tick, stage) = tick.ok_or_else(bad_tick)?;
+    // Stage 0 outside a drawn race is a tick's choice (RULES.md 8.10),
+    // which only a race with holds has.
+    let holding = |r: &str| r.contains(",holds=") || r.contains(",held=");
+    if stage == 0 && !over && !holding(f[1]) && !holding(f[2]) {
+        return Err(bad_tick());
+    }
     let mut racers = [race::Racer::default(); 2];
     for (i, r) in racers.iter_mut().enumerate() {
         *r = race::parse_racer(f[1 + i], v, w, race::MAX_LAPS + over as u32)
             .map_err(|e| err(format!("racer {}: {e}", if i == 0 { 'A' } else { 'B' })))?;
+    }
+    if racers.iter().any(|r| r.held()) && !over && stage == 0 && side == Side::A {
+        return Err(err(
+            "at a tick's choice A chooses first: nobody holds yet".into()
+        ));
     }
     if over {
         if racers.iter().all(|r| r.is_done()) {
@@ -177,6 +189,30 @@ fn parse_race(
         });
     }
     let me = &racers[side.index()];
+    if stage == 0 {
+        // A tick's choice (RULES.md 8.10): both still sow, the side to move
+        // has a hold left and has not chosen; B chooses after A, if A had
+        // a choice, without seeing it.
+        if racers
+            .iter()
+            .any(|r| !matches!(r.state, RacerState::Sowing(_)))
+        {
+            return Err(err(format!(
+                "at a tick's choice ({tick}.0) both racers still sow"
+            )));
+        }
+        if !me.may_hold() || me.held() {
+            return Err(err(format!(
+                "{side}, to move at a tick's choice ({tick}.0), has no hold left to choose"
+            )));
+        }
+        return Ok(Race {
+            racers,
+            tick,
+            stage,
+            blind: None,
+        });
+    }
     if !matches!(me.state, RacerState::Deciding(_)) {
         return Err(err(format!("{side}, to move, is not at a decision")));
     }
@@ -273,7 +309,28 @@ impl FromStr for Position {
             }
             let side = parse_side(f[2])?;
             let mut race = Race::default();
-            let phase = match f[3] {
+            // `s2,holds=N` and `s1:<start>,holds=N`: a race with holds
+            // (RULES.md 8.10, 11.4); left out, no holds.
+            let (ptok, holds) = match f[3].split_once(",holds=") {
+                Some((p, h)) if p == "s2" || p.starts_with("s1:") => {
+                    let n = h
+                        .parse::<u8>()
+                        .ok()
+                        .filter(|n| (1..=race::MAX_HOLDS).contains(n))
+                        .ok_or_else(|| {
+                            PositionError::Race(format!(
+                                "bad holds '{}' (1..{}; 0 is left out)",
+                                h.chars().take(20).collect::<String>(),
+                                race::MAX_HOLDS
+                            ))
+                        })?;
+                    (p, n)
+                }
+                _ => (f[3], 0),
+            };
+            race.racers[0].set_holds(holds);
+            race.racers[1].set_holds(holds);
+            let phase = match ptok {
                 "o2" => Phase::Opening2,
                 "o1" => Phase::Opening1,
                 "m" => Phase::Main,
@@ -393,6 +450,12 @@ impl fmt::Display for Position {
                     let mut m = crate::types::moves::Move::empty(self.width == 8);
                     m.push(t);
                     write!(f, ":{m}")?;
+                    if self.race.racers[0].holds() > 0 {
+                        write!(f, ",holds={}", self.race.racers[0].holds())?;
+                    }
+                }
+                (Phase::Blind2, _) if self.race.racers[0].holds() > 0 => {
+                    write!(f, ",holds={}", self.race.racers[0].holds())?;
                 }
                 (Phase::Race | Phase::RaceOver, _) => {
                     let r = &self.race;

@@ -71,12 +71,46 @@ impl Position {
         })
     }
 
-    /// The same board, side and ply in another phase (no race state).
+    /// The same board, side and ply in another phase (no race state; a
+    /// blind phase keeps the racers' holds).
     pub(crate) fn with_phase(mut self, phase: Phase) -> Position {
+        let holds = self.race_holds();
         self.phase = phase;
         self.race = Race::default();
+        if phase.is_blind() {
+            self.race.racers[0].set_holds(holds);
+            self.race.racers[1].set_holds(holds);
+        }
         self.rehash();
         self
+    }
+
+    /// The same blind position (`s2` or `s1`) with `n` holds for each
+    /// racer (`RaceHolds`, RULES.md 8.10); `None` in another phase or for
+    /// more than [`MAX_HOLDS`](crate::board::race::MAX_HOLDS).
+    pub fn with_race_holds(mut self, n: u8) -> Option<Position> {
+        if !self.phase.is_blind() || n > crate::board::race::MAX_HOLDS {
+            return None;
+        }
+        self.race.racers[0].set_holds(n);
+        self.race.racers[1].set_holds(n);
+        self.rehash();
+        Some(self)
+    }
+
+    /// The most holds a racer has left in this position (`RaceHolds`,
+    /// RULES.md 8.10): at `s2`/`s1` both racers' holds, in a race the
+    /// larger of the two, held ticks included; 0 in other phases.
+    pub fn race_holds(&self) -> u8 {
+        if !self.phase.is_simultaneous() {
+            return 0;
+        }
+        self.race
+            .racers
+            .iter()
+            .map(|r| r.holds() + r.held() as u8)
+            .max()
+            .unwrap_or(0)
     }
 
     /// Recompute the hash from scratch.

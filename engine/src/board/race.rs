@@ -15,6 +15,11 @@ use std::fmt;
 /// lap budget of RULINGS 2 (`rules::LAP_BUDGET`, which a test checks).
 pub(crate) const MAX_LAPS: u32 = 100_000;
 
+/// The most holds a racer may have (`RaceHolds`, RULES.md 8.10): 0 is the
+/// lockstep race; a hold costs the holder a tick of his lead, and eight
+/// already let a racer wait out most of the other's opening move.
+pub const MAX_HOLDS: u8 = 8;
+
 /// The kind of lap a racer is sowing. Counter-clockwise unless noted.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub enum RaceLap {
@@ -114,6 +119,11 @@ pub struct Racer {
     pub front: bool,
     /// Deciding `Again`: the increment is a single counter (RULINGS 4).
     pub single: bool,
+    /// Holds left (`RaceHolds`, low 7 bits: ticks he may still let pass
+    /// without dropping; 0 outside a race with holds and once he is done)
+    /// and, in bit 7, whether he holds in the tick being played. One byte,
+    /// so that a `Position` stays within its size.
+    pub(crate) hold: u8,
 }
 
 impl Racer {
@@ -135,6 +145,33 @@ impl Racer {
             | (self.origin as u64) << 24
             | (self.front as u64) << 32
             | (self.single as u64) << 33
+            | (self.hold as u64) << 34
+    }
+
+    /// Holds left.
+    #[inline]
+    pub fn holds(&self) -> u8 {
+        self.hold & 0x7f
+    }
+    /// Whether he holds in the tick being played (chosen at its start).
+    #[inline]
+    pub fn held(&self) -> bool {
+        self.hold & 0x80 != 0
+    }
+    #[inline]
+    pub(crate) fn set_holds(&mut self, n: u8) {
+        self.hold = self.hold & 0x80 | n & 0x7f;
+    }
+    #[inline]
+    pub(crate) fn set_held(&mut self, b: bool) {
+        self.hold = self.hold & 0x7f | (b as u8) << 7;
+    }
+
+    /// Whether he chooses drop or hold at the start of a tick: he still
+    /// sows and has a hold left.
+    #[inline]
+    pub(crate) fn may_hold(&self) -> bool {
+        self.holds() > 0 && matches!(self.state, RacerState::Sowing(_))
     }
 }
 
@@ -213,7 +250,9 @@ fn parse_hole(s: &str, w: u8) -> Option<u8> {
 
 /// A racer in a position string (`RULES.md`, "Position strings"):
 /// `done`, `lap=K,hand=N,next=H,origin=H,front=F,laps=N` or
-/// `decide=C,hand=N,at=H,origin=H,front=F,single=F,laps=N`.
+/// `decide=C,hand=N,at=H,origin=H,front=F,single=F,laps=N`, then, in a race
+/// with holds, `,holds=N` (holds left, if any) and `,held=1` (he holds in
+/// this tick), each written only when not zero.
 pub(crate) struct RacerText<'a>(pub &'a Racer, pub u8);
 
 impl fmt::Display for RacerText<'_> {
@@ -242,7 +281,14 @@ impl fmt::Display for RacerText<'_> {
                 r.single as u8,
                 r.laps
             ),
+        }?;
+        if r.holds() > 0 && !r.is_done() {
+            write!(f, ",holds={}", r.holds())?;
         }
+        if r.held() {
+            f.write_str(",held=1")?;
+        }
+        Ok(())
     }
 }
 
@@ -251,7 +297,25 @@ pub(crate) fn parse_racer(s: &str, v: Variant, w: u8, budget: u32) -> Result<Rac
     if s == "done" {
         return Ok(Racer::default());
     }
-    let parts: Vec<&str> = s.split(',').collect();
+    let mut parts: Vec<&str> = s.split(',').collect();
+    // The items of a race with holds, at the end, each only when not zero.
+    let mut r = Racer::default();
+    if let Some(h) = parts.last().and_then(|p| p.strip_prefix("held=")) {
+        if h != "1" {
+            return Err(format!("bad held '{h}' (written only as held=1)"));
+        }
+        r.set_held(true);
+        parts.pop();
+    }
+    if let Some(h) = parts.last().and_then(|p| p.strip_prefix("holds=")) {
+        let n = h
+            .parse()
+            .ok()
+            .filter(|n| (1..=MAX_HOLDS).contains(n))
+            .ok_or_else(|| format!("bad holds '{h}' (1..{MAX_HOLDS}; 0 is left out)"))?;
+        r.set_holds(n);
+        parts.pop();
+    }
     let deciding = s.starts_with("decide=");
     let keys: &[&str] = if deciding {
         &["decide", "hand", "at", "origin", "front", "single", "laps"]
@@ -260,12 +324,11 @@ pub(crate) fn parse_racer(s: &str, v: Variant, w: u8, budget: u32) -> Result<Rac
     };
     if parts.len() != keys.len() {
         return Err(format!(
-            "expected {} items ({})",
+            "expected {} items ({}[,holds=N][,held=1])",
             keys.len(),
             keys.join(",")
         ));
     }
-    let mut r = Racer::default();
     for (part, key) in parts.iter().zip(keys) {
         let val = part
             .strip_prefix(key)
@@ -324,6 +387,10 @@ pub(crate) fn parse_racer(s: &str, v: Variant, w: u8, budget: u32) -> Result<Rac
     // `again`: the rules sow it as one, so another hand would lose counters.
     if r.single && (r.state != RacerState::Deciding(RaceChoice::Again) || r.hand != 1) {
         return Err("single=1 only when deciding again with hand=1".into());
+    }
+    // A racer who holds in this tick has not dropped in it.
+    if r.held() && deciding {
+        return Err("held=1 only for a racer still sowing".into());
     }
     Ok(r)
 }

@@ -16,7 +16,7 @@ pub use outcome::DEFAULT_DRAW_PLIES;
 pub use outcome::{DrawReason, Game, Outcome};
 
 use crate::board::Position;
-use crate::types::moves::{Move, ParseMoveError};
+use crate::types::moves::{Move, ParseMoveError, Token};
 use std::fmt;
 
 /// A path is legal only if its sowing ends within this many laps (RULINGS 2).
@@ -282,6 +282,25 @@ impl Position {
         }
         if m.max_hole() > self.holes_per_side() {
             return format!("{m}: no hole {} on this board", m.max_hole());
+        }
+        match m.token(0) {
+            Some(Token::Hold) => {
+                let left = if self.phase.is_simultaneous() {
+                    self.race.racers[self.side.index()].holds()
+                } else {
+                    0
+                };
+                return format!(
+                    "{m}: {} has no hold to take here ({left} left; a hold is chosen at a tick's start in a race with holds, RULES.md 8.10)",
+                    self.side
+                );
+            }
+            Some(Token::Drop) => {
+                return format!(
+                    "{m}: no tick's choice here (drop or hold is chosen at a tick's start in a race with holds, RULES.md 8.10)"
+                );
+            }
+            _ => {}
         }
         format!("{m}: not a legal move here")
     }

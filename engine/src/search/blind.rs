@@ -1,5 +1,12 @@
 //! The blind choice of the simultaneous opening (RULINGS 8, phases `s2` and
-//! `s1`): a zero-sum matrix game over A's and B's opening starts.
+//! `s1`): a zero-sum matrix game over A's and B's opening starts. Also a
+//! tick's choice of a race with holds (RULES.md 8.10; `BlindGame::of_tick`):
+//! the 2x2 game of both racers' drop and hold, solved the same way.
+//!
+//! A cell that is itself a tick's choice of both racers is valued as that
+//! 2x2 game, one level deep; deeper ticks inside a cell's alpha-beta tree
+//! are plies in turn (B's ply sees A's choice), an approximation that a
+//! solver of holds must not make.
 //!
 //! Each cell (A's start i, B's start j) is the position after both choices
 //! (a race stopped at a decision, the main phase, or a drawn race), valued
@@ -21,6 +28,7 @@ use super::tt::Table;
 use super::{no_move_result, time, to_score, Info, Limits, Score, SearchControl, SearchResult};
 use crate::blind::matrix::{self, Equilibrium};
 use crate::blind::{strategy_text, BlindGame};
+use crate::board::Position;
 use crate::eval::Evaluator;
 use crate::gametree::{MATE, MATE_BOUND};
 use crate::rng::Rng;
@@ -82,7 +90,7 @@ pub(crate) fn run<E: Evaluator>(
     let start = limits.start.unwrap_or_else(Instant::now);
     let pos = *game.position();
     let me = pos.side_to_move();
-    let Some(bg) = BlindGame::of(&pos) else {
+    let Some(bg) = BlindGame::of(&pos).or_else(|| BlindGame::of_tick(&pos)) else {
         return no_move_result(&pos);
     };
     // The mover's own strategies, restricted by `searchmoves`.
@@ -122,7 +130,8 @@ pub(crate) fn run<E: Evaluator>(
     });
     if count > 0 && count < cells {
         info(&Info::text(format!(
-            "blind {count} of {cells} cells from the book of solved cells, the rest searched"
+            "{} {count} of {cells} cells from the book of solved cells, the rest searched",
+            bg.word()
         )));
     }
     if let Some(values) = exact {
@@ -180,14 +189,31 @@ pub(crate) fn run<E: Evaluator>(
                     move_overhead: overhead,
                     start: Instant::now(),
                 };
-                let cell_game = Game::new(*cell).with_draw_plies(game.draw_plies());
                 // The first iteration always completes: it must not
                 // stop on the caller's flag before there is a value.
                 let quiet = SearchControl::default();
                 let ctl = if best.is_some() { control } else { &quiet };
-                let r = alphabeta::run(&run, &cell_game, &cell_limits, ctl, &mut |_| {}, eval);
-                nodes += r.nodes;
-                values[i][j] = numeric(r.score, cell.side_to_move());
+                let mut value_of = |p: &Position| {
+                    let g = Game::new(*p).with_draw_plies(game.draw_plies());
+                    let r = alphabeta::run(&run, &g, &cell_limits, ctl, &mut |_| {}, eval);
+                    nodes += r.nodes;
+                    numeric(r.score, p.side_to_move())
+                };
+                // A cell that stops at a tick's choice of both racers (a
+                // race with holds, RULES.md 8.10) is valued as that 2x2
+                // game, its own cells searched, so that neither racer's
+                // value rests on seeing the other's choice of the tick.
+                values[i][j] = match BlindGame::of_tick(cell) {
+                    Some(t) => {
+                        let sub: Vec<Vec<f64>> = t
+                            .cells
+                            .iter()
+                            .map(|row| row.iter().map(&mut value_of).collect())
+                            .collect();
+                        matrix::solve(&sub).value
+                    }
+                    None => value_of(cell),
+                };
             }
         }
         if best.is_some() && (control.stopped() || tm.hard_exceeded(control)) {
@@ -227,7 +253,8 @@ pub(crate) fn run<E: Evaluator>(
     let chosen = mine[k];
     let value = if me == Side::A { eq.value } else { -eq.value };
     info(&Info::text(format!(
-        "blind choice {chosen} with probability {:.4} (strategy {}; value {:.2} for {me})",
+        "{} choice {chosen} with probability {:.4} (strategy {}; value {:.2} for {me})",
+        bg.word(),
         strategy[k],
         strategy_text(mine, strategy),
         value

@@ -2,7 +2,9 @@
 //!
 //! Notation (RULES.md, "Notation"): `move = start choice* | choice`,
 //! `start = hole | "~" hole | "x" hole`, `choice = "+" | "-" | "=" start`.
-//! A lone choice is a racer's decision in the simultaneous opening.
+//! A lone choice is a racer's decision in the simultaneous opening; a lone
+//! `.` (drop) or `_` (hold) is a racer's choice at a tick of a race with
+//! holds.
 //! Holes are Driberg numbers (1 = a): letters `a`..`p` on 8-wide boards,
 //! decimal numbers on every width; Adjiboto uses 1..5 from the mover's left.
 
@@ -27,11 +29,18 @@ pub enum Token {
     Minus,
     /// Acholi: leave the increment in the hole; a new start follows.
     Leave,
+    /// A racer's choice at a tick of a race with holds (`RaceHolds`): drop
+    /// his counter in this tick (`.`).
+    Drop,
+    /// ... or hold: let the tick pass without dropping (`_`).
+    Hold,
 }
 
 const T_PLUS: u8 = 0xc0;
 const T_MINUS: u8 = 0xc1;
 const T_LEAVE: u8 = 0xc2;
+const T_DROP: u8 = 0xc3;
+const T_HOLD: u8 = 0xc4;
 
 impl Token {
     #[inline]
@@ -43,6 +52,8 @@ impl Token {
             Token::Plus => T_PLUS,
             Token::Minus => T_MINUS,
             Token::Leave => T_LEAVE,
+            Token::Drop => T_DROP,
+            Token::Hold => T_HOLD,
         }
     }
 
@@ -60,6 +71,8 @@ impl Token {
             T_PLUS => Token::Plus,
             T_MINUS => Token::Minus,
             T_LEAVE => Token::Leave,
+            T_DROP => Token::Drop,
+            T_HOLD => Token::Hold,
             _ => match b >> 6 {
                 0 => Token::Lift(b & 0x3f),
                 1 => Token::Clockwise(b & 0x3f),
@@ -241,6 +254,8 @@ impl fmt::Display for Move {
                 Token::Plus => f.write_str("+")?,
                 Token::Minus => f.write_str("-")?,
                 Token::Leave => f.write_str("=")?,
+                Token::Drop => f.write_str(".")?,
+                Token::Hold => f.write_str("_")?,
             }
         }
         Ok(())
@@ -296,6 +311,19 @@ impl FromStr for Move {
         }
         let b = s.as_bytes();
         let mut m = Move::empty(false);
+        // A racer's tick choice (drop `.`, hold `_`) is a move of its own.
+        if let Some(t) = match b[0] {
+            b'.' => Some(Token::Drop),
+            b'_' => Some(Token::Hold),
+            _ => None,
+        } {
+            if b.len() > 1 {
+                let c = s[1..].chars().next().unwrap_or('?');
+                return Err(ParseMoveError::Unexpected(1, c));
+            }
+            m.push(t);
+            return Ok(m);
+        }
         let (mut saw_letter, mut saw_digit) = (false, false);
         let mut i = 0;
         // A race decision is a choice alone (`+`, `-`, `=start`).
@@ -414,7 +442,7 @@ mod tests {
     #[test]
     fn round_trips() {
         for s in [
-            "m", "xf-+", "~i+-", "~k=~i-", "~k=m", "13", "~11=9+-", "x4", "1", "a+-+-",
+            "m", "xf-+", "~i+-", "~k=~i-", "~k=m", "13", "~11=9+-", "x4", "1", "a+-+-", ".", "_",
         ] {
             let m: Move = s.parse().unwrap();
             assert_eq!(m.to_string(), s);
@@ -442,6 +470,19 @@ mod tests {
         );
         assert_eq!("m=3".parse::<Move>(), Err(ParseMoveError::MixedForms));
         assert_eq!("=".parse::<Move>(), Err(ParseMoveError::ExpectedStart(1)));
+        // A tick choice is a move alone.
+        assert_eq!(
+            "._".parse::<Move>(),
+            Err(ParseMoveError::Unexpected(1, '_'))
+        );
+        assert_eq!(
+            "a.".parse::<Move>(),
+            Err(ParseMoveError::Unexpected(1, '.'))
+        );
+        assert_eq!(
+            "+_".parse::<Move>(),
+            Err(ParseMoveError::Unexpected(1, '_'))
+        );
         for race in ["+", "-", "=c", "=~k", "=12"] {
             assert_eq!(race.parse::<Move>().unwrap().to_string(), race);
         }

@@ -31,6 +31,18 @@
 //!   where it finds the cycle; `race_drawn_at` gives the reference's state at
 //!   that instant for the comparison.
 //!
+//! - holds (`RaceHolds`, RULES.md 8.10): each racer starts with N holds
+//!   (`s2,holds=N`, `s1:<start>,holds=N`). At the start of every tick in
+//!   which both racers still sow and either has a hold left, the tick's
+//!   choice: A (if he has a hold) chooses drop `.` or hold `_`, one ply; then
+//!   B (if he has one), one ply, not told A's choice (the position carries
+//!   it, `held=1`, as `s1` carries A's start). A racer with no hold left
+//!   drops without a ply. Holders skip their drop of that tick; a tick both
+//!   hold passes with no drop (the parity turns). When a racer finishes, the
+//!   other's holds lapse (alone, a hold changes nothing). In the string:
+//!   `,holds=N` and `,held=1` after a racer, each only when not zero; a
+//!   tick's choice is stage 0 of phase `r`.
+//!
 //! Not rules but the engine's conventions, matched here: the side written in
 //! an `rx` position is the side to move of the position the move was made
 //! from; a racer's `origin` after a Lango increment sown from L is L.
@@ -133,6 +145,10 @@ struct Racer {
     single: bool,
     /// Laps begun in this opening move.
     laps: u64,
+    /// Holds left.
+    holds: u64,
+    /// Holds in the tick being played.
+    held: bool,
 }
 
 const DONE: Racer = Racer {
@@ -143,6 +159,8 @@ const DONE: Racer = Racer {
     front: false,
     single: false,
     laps: 0,
+    holds: 0,
+    held: false,
 };
 
 /// An opening start.
@@ -175,6 +193,8 @@ pub struct RacePos {
     stage: u8,
     racers: [Racer; 2],
     ply: u64,
+    /// Phases `s2`, `s1`: each racer's holds (the racers are not yet out).
+    holds: u64,
 }
 
 fn idx(p: Player) -> usize {
@@ -212,11 +232,15 @@ struct Sim {
     mover: Player,
     /// Stop the race at this tick and stage (`race_drawn_at`).
     watch: Option<(u64, u8)>,
+    /// The choices of this tick are made.
+    chosen: bool,
 }
 
 /// Where a run of the race stopped.
 enum Stop {
     Decide(Player),
+    /// A tick's choice, this racer first.
+    Tick(Player),
     Over,
     Drawn,
     /// At the watched instant.
@@ -524,9 +548,27 @@ impl Sim {
             if self.stage >= 2 {
                 self.tick += 1;
                 self.stage = 0;
+                self.chosen = false;
+                for r in self.racers.iter_mut() {
+                    r.held = false;
+                }
                 if self.watch == Some((self.tick, self.stage)) {
                     return Stop::Watched;
                 }
+            }
+            // A tick's choice: both still sow and one has a hold left.
+            let sowing = |r: &Racer| matches!(r.state, State::Sowing(_));
+            if self.stage == 0
+                && !self.chosen
+                && self.racers.iter().all(sowing)
+                && self.racers.iter().any(|r| r.holds > 0)
+            {
+                let first = if self.racers[0].holds > 0 {
+                    Player::A
+                } else {
+                    Player::B
+                };
+                return Stop::Tick(first);
             }
             // A first in odd ticks, B first in even ticks.
             let odd = self.tick % 2 == 1;
@@ -538,6 +580,10 @@ impl Sim {
             self.stage += 1;
             let i = idx(p);
             let r = self.racers[i];
+            if r.held {
+                note("a hold");
+                continue;
+            }
             let lap = match r.state {
                 State::Done => continue,
                 State::Sowing(lap) => lap,
@@ -562,6 +608,8 @@ impl Sim {
                 Step::Drawn => return Stop::Drawn,
                 Step::Finished => {
                     self.racers[i] = DONE;
+                    // Alone, the other could only wait: his holds lapse.
+                    self.racers[1 - i].holds = 0;
                     if self.first.is_none() {
                         self.first = Some(p);
                     }
@@ -573,7 +621,7 @@ impl Sim {
     /// The position where the race stopped.
     fn position(&self, stop: Stop, ply: u64) -> RacePos {
         let (side, phase) = match stop {
-            Stop::Decide(p) => (p, Phase::R),
+            Stop::Decide(p) | Stop::Tick(p) => (p, Phase::R),
             Stop::Over => (self.first.expect("someone finished first"), Phase::M),
             // Who is "to move" in a drawn race is no rule; the reference
             // follows the engine's convention (see `rx_side`).
@@ -590,6 +638,7 @@ impl Sim {
             stage: if keep { self.stage } else { 0 },
             racers: if keep { self.racers } else { [DONE; 2] },
             ply,
+            holds: 0,
         }
     }
 }
@@ -622,6 +671,7 @@ fn sim_of(pos: &RacePos, budget: u64) -> Sim {
         budget,
         mover: pos.side,
         watch: None,
+        chosen: false,
     }
 }
 
@@ -639,6 +689,8 @@ enum Action {
     Blind(Start),
     /// An option at a race decision (phase `r`).
     Race(Opt),
+    /// A tick's choice (phase `r`, stage 0): hold (true) or drop.
+    Tick(bool),
 }
 
 /// The moves of a position, in the order the rules list them.
@@ -651,6 +703,10 @@ fn moves_of(pos: &RacePos, budget: u64) -> Vec<(String, Action)> {
             .into_iter()
             .map(|s| (start_name(&g, s), Action::Blind(s)))
             .collect(),
+        Phase::R if pos.stage == 0 => vec![
+            (".".to_string(), Action::Tick(false)),
+            ("_".to_string(), Action::Tick(true)),
+        ],
         Phase::R => sim
             .options(pos.side)
             .into_iter()
@@ -686,6 +742,8 @@ fn play(pos: &RacePos, a: Action, budget: u64, watch: Option<(u64, u8)>) -> Opti
             // Both lifted before the first tick; each is one lap (a budget of
             // at least one lap lets them begin).
             run.racers = [DONE; 2];
+            run.racers[0].holds = pos.holds;
+            run.racers[1].holds = pos.holds;
             assert!(run.start(Player::A, a_start));
             assert!(run.start(Player::B, s));
             run.tick = 1;
@@ -693,6 +751,24 @@ fn play(pos: &RacePos, a: Action, budget: u64, watch: Option<(u64, u8)>) -> Opti
             true
         }
         (Phase::R, Action::Race(o)) => run.choose(pos.side, o),
+        (Phase::R, Action::Tick(hold)) => {
+            let i = idx(pos.side);
+            if hold {
+                run.racers[i].holds -= 1;
+                run.racers[i].held = true;
+            }
+            if pos.side == Player::A && run.racers[1].holds > 0 {
+                // B chooses next, not told A's choice.
+                return Some(RacePos {
+                    side: Player::B,
+                    racers: run.racers,
+                    ply,
+                    ..pos.clone()
+                });
+            }
+            run.chosen = true;
+            true
+        }
         _ => panic!("{a:?} in phase {:?}", pos.phase),
     };
     let stop = if ok { run.run() } else { Stop::Drawn };
@@ -753,6 +829,17 @@ pub fn race_drawn_at(
 // ---------------------------------------------------------------------------
 
 fn racer_text(r: &Racer, g: &Geo) -> String {
+    let mut t = racer_text_plain(r, g);
+    if r.holds > 0 && r.state != State::Done {
+        t += &format!(",holds={}", r.holds);
+    }
+    if r.held {
+        t += ",held=1";
+    }
+    t
+}
+
+fn racer_text_plain(r: &Racer, g: &Geo) -> String {
     match r.state {
         State::Done => "done".to_string(),
         State::Sowing(lap) => format!(
@@ -797,9 +884,14 @@ pub fn format(p: &RacePos) -> String {
             racer_text(&p.racers[1], &gb)
         )
     };
+    let holds = if p.holds > 0 {
+        format!(",holds={}", p.holds)
+    } else {
+        String::new()
+    };
     let phase = match p.phase {
-        Phase::S2 => "s2".to_string(),
-        Phase::S1(s) => format!("s1:{}", start_name(&ga, s)),
+        Phase::S2 => format!("s2{holds}"),
+        Phase::S1(s) => format!("s1:{}{holds}", start_name(&ga, s)),
         Phase::R => format!("r {}", race()),
         Phase::Rx => format!("rx {}", race()),
         Phase::M => "m".to_string(),
@@ -887,6 +979,8 @@ fn parse_racer(g: &Geo, s: &str) -> Result<Racer, String> {
         front: flag("front")?,
         single: if deciding { flag("single")? } else { false },
         laps: parse_count(get("laps")?)?,
+        holds: get("holds").map_or(Ok(0), parse_count)?,
+        held: get("held").is_ok(),
     })
 }
 
@@ -937,6 +1031,7 @@ pub fn parse(s: &str) -> Result<RacePos, String> {
         stage: 0,
         racers: [DONE; 2],
         ply: 0,
+        holds: 0,
     };
     let rest = if f[3] == "r" || f[3] == "rx" {
         if f.len() != 8 {
@@ -951,7 +1046,12 @@ pub fn parse(s: &str) -> Result<RacePos, String> {
         pos.phase = if f[3] == "r" { Phase::R } else { Phase::Rx };
         &f[7..]
     } else {
-        pos.phase = match f[3] {
+        let (ph, holds) = match f[3].split_once(",holds=") {
+            Some((ph, n)) => (ph, parse_count(n)?),
+            None => (f[3], 0),
+        };
+        pos.holds = holds;
+        pos.phase = match ph {
             "s2" => Phase::S2,
             "m" => Phase::M,
             x => match x.strip_prefix("s1:") {

@@ -140,14 +140,20 @@ fn check_rejected(s: &str, e: &ParseMoveError) -> Result<(), String> {
     Ok(())
 }
 
-/// The grammar `move = start choice* | choice+` (the second a race
-/// decision; only a single choice is ever legal), `start = ["~" | "x"] hole`,
+/// The grammar `move = start choice* | choice+ | "." | "_"` (the second a
+/// race decision, only a single choice ever legal; the last two a tick's
+/// choice), `start = ["~" | "x"] hole`,
 /// `choice = "+" | "-" | "=" start`, read segment by segment between `=`
 /// signs; a hole is a decimal number 1..32 or one letter. Returns the
 /// canonical spelling (lower case, no leading zeros) when accepted.
 pub fn reference(s: &str) -> Option<String> {
     if s.is_empty() || !s.is_ascii() {
         return None;
+    }
+    // A racer's tick choice in a race with holds (RULES.md 8.10): `.`
+    // (drop) or `_` (hold), a move alone.
+    if s == "." || s == "_" {
+        return Some(s.to_string());
     }
     let (mut letters, mut digits) = (false, false);
     let mut tokens = 0usize;

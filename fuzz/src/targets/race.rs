@@ -1,6 +1,8 @@
 //! The simultaneous opening's own inputs: position strings of phases `s2`,
 //! `s1:<start>`, `r` and `rx` (the race, with its tick, stage and two racer
-//! fields) and race decisions (moves of choices only: `+`, `-`, `=<start>`).
+//! fields) and race decisions (moves of choices only: `+`, `-`, `=<start>`),
+//! in races with holds too (`s2,holds=N`, a racer's `holds=`/`held=1`, a
+//! tick's choice at stage 0 with its moves `.` and `_`; RULES.md 8.10).
 //!
 //! An input is a position string on its first line and, on the lines after
 //! it, move strings to play there. Generated strings come from random play
@@ -60,6 +62,14 @@ pub const DICT: &[&str] = &[
     "+-",
     ",",
     "=,",
+    "s2,holds=2",
+    ",holds=1",
+    ",holds=8",
+    ",holds=9",
+    ",held=1",
+    "3.0",
+    ".",
+    "_",
 ];
 
 #[derive(Default)]
@@ -159,7 +169,9 @@ impl Target for RaceTarget {
         let legal = pos.legal_moves();
         if let (Phase::Race, Some(race)) = (pos.phase(), pos.race()) {
             let mover = race.racers[pos.side_to_move().index()];
-            if !matches!(mover.state, RacerState::Deciding(_)) {
+            // A tick's choice (stage 0): the mover sows, with a hold left.
+            let tick_choice = race.stage == 0 && mover.holds() > 0 && !mover.held();
+            if !tick_choice && !matches!(mover.state, RacerState::Deciding(_)) {
                 return Err(format!(
                     "race position whose side to move is not deciding ({:?}): {pos}",
                     mover.state
@@ -204,6 +216,11 @@ pub fn opening_position(rng: &mut Rng) -> Position {
     let Ok(mut pos) = Position::start(v, w, Opening::Simultaneous) else {
         return gen::any_position(rng);
     };
+    // A race with holds, a third of the time (RULES.md 8.10).
+    if rng.chance(1, 3) {
+        let n = 1 + rng.below(3) as u8;
+        pos = pos.with_race_holds(n).unwrap_or(pos);
+    }
     let mut seen = vec![pos];
     while pos.phase().is_simultaneous() {
         let legal = pos.legal_moves();
@@ -243,9 +260,10 @@ fn decision(rng: &mut Rng, pos: &Position) -> String {
     }
     let mut s = String::new();
     for _ in 0..1 + rng.below(4) {
-        match rng.below(4) {
+        match rng.below(5) {
             0 => s.push('+'),
             1 => s.push('-'),
+            4 => s.push(*rng.pick(&['.', '_'])),
             2 => {
                 s.push('=');
                 if rng.chance(1, 3) {

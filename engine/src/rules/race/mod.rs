@@ -48,6 +48,9 @@ enum Opt {
 enum Stop {
     /// A racer reached a decision with two or more options.
     Decision(Side),
+    /// A tick begins in which a racer may hold (RULES.md 8.10): this one
+    /// chooses first.
+    Tick(Side),
     /// Both finished; this one first.
     Over(Side),
     /// A racer passed the lap budget.
@@ -65,6 +68,8 @@ pub(crate) struct Sim {
     budget: u32,
     laps: u32,
     drops: u32,
+    /// The choices of the tick at hand are made: play it (RULES.md 8.10).
+    chosen: bool,
     /// When tracing, the board after each drop and each lap start.
     steps: Option<Vec<RaceStep>>,
 }
@@ -83,6 +88,7 @@ impl Sim {
             budget,
             laps: 0,
             drops: 0,
+            chosen: false,
             steps: None,
         }
     }
@@ -235,8 +241,10 @@ impl Sim {
         }
         // The end of a lap (RULINGS 2): L = h held c before the drop.
         if c == 0 {
-            // Finished: nothing of his move matters any more.
+            // Finished: nothing of his move matters any more, and the
+            // other's holds lapse: alone, a hold would change nothing.
             self.race.racers[s] = Racer::default();
+            self.race.racers[1 - s].set_holds(0);
             return true;
         }
         let origin = r.origin;
@@ -389,15 +397,41 @@ impl Sim {
             && self.race.racers[1].same_but_laps(&o.race.racers[1])
     }
 
-    /// Play the race on until a decision, its end, or a draw.
+    /// Who chooses first at the start of a tick (RULES.md 8.10): while both
+    /// still sow, A if he has a hold left, else B if he has; `None` when
+    /// neither may hold (the lockstep race).
+    #[inline]
+    fn chooser(&self) -> Option<Side> {
+        let [a, b] = &self.race.racers;
+        if a.holds() | b.holds() == 0 || a.is_done() || b.is_done() {
+            return None;
+        }
+        if a.may_hold() {
+            Some(Side::A)
+        } else if b.may_hold() {
+            Some(Side::B)
+        } else {
+            None
+        }
+    }
+
+    /// Play the race on until a decision, a tick's choice, its end, or a
+    /// draw.
     fn run(&mut self) -> Stop {
+        if self.race.stage == 0 && !self.chosen {
+            if let Some(s) = self.chooser() {
+                return Stop::Tick(s);
+            }
+        }
+        self.chosen = false;
         let mut saved = self.clone();
         let (mut power, mut lam) = (1u32, 0u32);
         loop {
             while self.race.stage < 2 {
                 let s = Race::turn(self.race.tick, self.race.stage);
                 self.race.stage += 1;
-                if self.race.racers[s].is_done() {
+                let r = &self.race.racers[s];
+                if r.is_done() || r.held() {
                     continue;
                 }
                 if !self.drop(s) {
@@ -423,6 +457,15 @@ impl Sim {
             }
             self.race.stage = 0;
             self.race.tick += 1;
+            // A tick with holds: its holders drop again, and the next tick
+            // may be chosen too (before Brent: a choice breaks a cycle).
+            if self.race.racers[0].held() | self.race.racers[1].held() {
+                self.race.racers[0].set_held(false);
+                self.race.racers[1].set_held(false);
+            }
+            if let Some(s) = self.chooser() {
+                return Stop::Tick(s);
+            }
             // Brent: compare with the state at the last power-of-two checkpoint.
             if saved.same_cycle_state(self) {
                 return Stop::Drawn;
@@ -445,7 +488,7 @@ impl Sim {
             }
         }
         let (side, phase, race) = match stop {
-            Stop::Decision(s) => (s, Phase::Race, self.race),
+            Stop::Decision(s) | Stop::Tick(s) => (s, Phase::Race, self.race),
             Stop::Over(first) => (first, Phase::Main, Race::default()),
             Stop::Drawn => (parent.side, Phase::RaceOver, self.race),
         };
@@ -478,6 +521,27 @@ fn one(t: Token, letters: bool) -> Move {
     let mut m = Move::empty(letters);
     m.push(t);
     m
+}
+
+/// The tick choices of a racer with a hold left: drop, then hold.
+const TICK_CHOICES: [Token; 2] = [Token::Drop, Token::Hold];
+
+impl Sim {
+    /// Racer `s` takes his choice `t` (drop or hold) at the start of a
+    /// tick. True when the tick's choices are all made and it can be
+    /// played; false when B still chooses, not seeing A's choice.
+    fn choose_tick(&mut self, s: usize, t: Token) -> bool {
+        if t == Token::Hold {
+            let r = &mut self.race.racers[s];
+            r.set_holds(r.holds() - 1);
+            r.set_held(true);
+        }
+        if s == 0 && self.race.racers[1].may_hold() {
+            return false;
+        }
+        self.chosen = true;
+        true
+    }
 }
 
 /// The move of race option `o`.
@@ -515,11 +579,20 @@ pub(crate) fn trace(pos: &Position, m: &Move) -> Option<Vec<RaceStep>> {
                 .find(|&t| one(t, letters) == *m)?;
             run.race = Race {
                 tick: 1,
+                racers: pos.race.racers,
                 ..Race::default()
             };
             if run.start(1 - me, a) && run.start(me, t) {
                 run.run();
             }
+        }
+        Phase::Race if pos.race.stage == 0 => {
+            let t = TICK_CHOICES.into_iter().find(|&t| one(t, letters) == *m)?;
+            if !run.choose_tick(me, t) {
+                // B chooses next: nothing is sown yet.
+                return Some(Vec::new());
+            }
+            run.run();
         }
         Phase::Race => {
             let o = sim
@@ -567,6 +640,7 @@ where
                 };
                 child.race = Race {
                     blind: Some(t),
+                    racers: pos.race.racers,
                     ..Race::default()
                 };
                 child.rehash();
@@ -583,12 +657,28 @@ where
                 let mut run = sim.clone();
                 run.race = Race {
                     tick: 1,
+                    racers: pos.race.racers,
                     ..Race::default()
                 };
                 let stop = if run.start(1 - me, a) && run.start(me, t) {
                     run.run()
                 } else {
                     Stop::Drawn
+                };
+                let child = run.child(pos, stop);
+                if !emit(&one(t, letters), &child, &run, &mut stats) {
+                    break;
+                }
+            }
+        }
+        Phase::Race if pos.race.stage == 0 => {
+            // A tick's choice (RULES.md 8.10): drop or hold.
+            for t in TICK_CHOICES {
+                let mut run = sim.clone();
+                let stop = if !run.choose_tick(me, t) {
+                    Stop::Tick(Side::B)
+                } else {
+                    run.run()
                 };
                 let child = run.child(pos, stop);
                 if !emit(&one(t, letters), &child, &run, &mut stats) {
@@ -644,6 +734,7 @@ mod tests {
                 out.insert(path.to_string(), run.child(pos, Stop::Over(first)).loops);
             }
             Stop::Drawn => panic!("{pos}: a drawn race where the sequential move ends"),
+            Stop::Tick(_) => panic!("{pos}: a tick's choice in a race without holds"),
             Stop::Decision(s) => {
                 assert_eq!(s, Side::A);
                 for o in run.options(0) {
