@@ -3,13 +3,13 @@
 //! the yardstick of search changes.
 //!
 //! ```text
-//! cargo run --release -p choro-engine --example hard_suite -- build CODE [per-code] [seconds] [seed]
+//! cargo run --release -p choro-engine --example hard_suite -- build CODE [per-code] [seconds] [seed] [FILE]
 //! cargo run --release -p choro-engine --example hard_suite -- measure [ms ...]
 //! ```
 //!
-//! `build` writes `positions/strength/CODE.txt`. Candidates come from
+//! `build` writes `positions/strength/CODE.txt` (or FILE). Candidates come from
 //! three sources, taken in turn: the main phase of random games of the
-//! sequential opening (Didinga on 8 to 11 columns; Adjiboto from its start),
+//! sequential opening (Didinga 4x8 two times in three, else 4x9 to 4x11; Adjiboto from its start),
 //! the sequential opening's two starts (`o2`, `o1`), and the race of the
 //! simultaneous opening (both blind starts at random, then 0 to 8 random
 //! decisions; the Choro codes only). A candidate is dropped if a shipped
@@ -19,8 +19,11 @@
 //! Every child is then proven (same budget); the position is kept when at
 //! most a quarter of its legal moves, or exactly one, keep its value (a win:
 //! the child is still won; a draw: the child is still drawn). Then, to
-//! prefer hard positions, `alphabeta` searches it for 10 ms: a position it
-//! keeps is kept only one time in two (`probe` in the file says which).
+//! prefer hard positions, `alphabeta` searches it for 10 ms (the probe): a
+//! position whose value it keeps is kept only one time in four (`probe` in
+//! the file says which). The main phase's games are played by `alphabeta`
+//! at depth 2, with a random move one time in three (random play leaves
+//! one side far ahead, with many winning moves).
 //! Neither side is to move in more than 60% of a code's positions.
 //!
 //! `measure` searches every position of every code's file with `alphabeta`
@@ -65,6 +68,18 @@ fn sign(s: &Solver, p: &Position) -> Option<(i8, Option<u32>, u64)> {
 
 /// The move `alg` chooses in `p` within `ms`.
 fn search(alg: Algorithm, p: &Position, ms: u64) -> Option<choro_engine::Move> {
+    searched(
+        alg,
+        p,
+        &Limits {
+            movetime: Some(Duration::from_millis(ms)),
+            ..Limits::default()
+        },
+    )
+}
+
+/// The move `alg` chooses in `p` within `limits`.
+fn searched(alg: Algorithm, p: &Position, limits: &Limits) -> Option<choro_engine::Move> {
     let mut s = Searcher::new(SearchConfig {
         algorithm: alg,
         threads: 1,
@@ -74,10 +89,7 @@ fn search(alg: Algorithm, p: &Position, ms: u64) -> Option<choro_engine::Move> {
     s.set_book(false);
     s.search(
         &Game::new(*p),
-        &Limits {
-            movetime: Some(Duration::from_millis(ms)),
-            ..Limits::default()
-        },
+        limits,
         &SearchControl::default(),
         &mut |_| {},
     )
@@ -86,18 +98,34 @@ fn search(alg: Algorithm, p: &Position, ms: u64) -> Option<choro_engine::Move> {
 
 /// A candidate of source `src` (0 main, 1 sequential opening, 2 race).
 fn candidate(v: Variant, src: usize, rng: &mut choro_engine::rng::Rng) -> Option<Position> {
-    let width = if v == Variant::Didinga {
-        8 + rng.below(4) as u8
+    // Didinga: 4x8 two times in three, else 4x9 to 4x11 (slower to prove).
+    let width = if v == Variant::Didinga && rng.chance(1, 3) {
+        9 + rng.below(3) as u8
     } else {
         v.default_width()
     };
+    // Games in which each move is, one time in three, a random one, else
+    // `alphabeta`'s at depth 2: both sides play about evenly, so that the
+    // winning moves are fewer than after random play.
     let walk = |mut p: Position, plies: usize, rng: &mut choro_engine::rng::Rng| {
         for _ in 0..plies {
             let moves = p.legal_moves();
             if moves.is_empty() {
                 break;
             }
-            p = moves[rng.below(moves.len())].1;
+            let guided = (!p.phase().is_blind() && !rng.chance(1, 3))
+                .then(|| {
+                    let limits = Limits {
+                        depth: Some(2),
+                        ..Limits::default()
+                    };
+                    searched(Algorithm::AlphaBeta, &p, &limits)
+                })
+                .flatten();
+            p = match guided {
+                Some(m) => p.play(&m).unwrap(),
+                None => moves[rng.below(moves.len())].1,
+            };
         }
         p
     };
@@ -142,7 +170,7 @@ struct Kept {
     probe: bool,
 }
 
-fn build(v: Variant, per_code: usize, secs: u64, seed: u64) {
+fn build(v: Variant, per_code: usize, secs: u64, seed: u64, out: &str) {
     let mut solver = Solver::new(&SolveConfig {
         threads: 1,
         hash_mb: 256,
@@ -177,6 +205,13 @@ fn build(v: Variant, per_code: usize, secs: u64, seed: u64) {
             continue;
         }
         tried += 1;
+        if tried % 20 == 0 {
+            eprintln!(
+                "{v}: {tried} tried, {unproven} unproven, {easy} easy, {} kept, {} s",
+                kept.len(),
+                start.elapsed().as_secs()
+            );
+        }
         // The solver's table is cleared now and then: positions of
         // different games share little.
         let Some((value, depth, nodes)) = sign(&solver, &p) else {
@@ -184,6 +219,22 @@ fn build(v: Variant, per_code: usize, secs: u64, seed: u64) {
             continue;
         };
         if value < 0 {
+            continue;
+        }
+        // The probe: `alphabeta` for 10 ms. A position whose probe keeps the
+        // value is kept one time in four, and decided before its other
+        // children are proven.
+        let probe = search(Algorithm::AlphaBeta, &p, 10).and_then(|m| {
+            let c = p.play(&m).unwrap();
+            let (cv, _, _) = sign(&solver, &c)?;
+            Some((if c.side_to_move() == me { cv } else { -cv }) == value)
+        });
+        let Some(probe) = probe else {
+            unproven += 1;
+            continue;
+        };
+        if probe && !rng.chance(1, 4) {
+            easy += 1;
             continue;
         }
         let limit = (moves.len() / 4).max(1);
@@ -211,15 +262,6 @@ fn build(v: Variant, per_code: usize, secs: u64, seed: u64) {
             continue;
         }
         assert!(!keep.is_empty(), "{p}: no child keeps the value");
-        let probe = search(Algorithm::AlphaBeta, &p, 10).is_some_and(|m| {
-            let c = p.play(&m).unwrap();
-            keep.iter()
-                .any(|k| p.parse_move(k).is_ok_and(|(_, d)| d.same_state(&c)))
-        });
-        if probe && !rng.chance(1, 2) {
-            easy += 1;
-            continue;
-        }
         eprintln!(
             "{v} {:>3} {:>5}s {} {} keep {}/{} depth {:?} nodes {nodes} probe {probe}: {p}",
             kept.len() + 1,
@@ -239,7 +281,12 @@ fn build(v: Variant, per_code: usize, secs: u64, seed: u64) {
             nodes,
             probe,
         });
-        write(v, &kept, per_code, secs, seed, tried, unproven, easy);
+        write(
+            v,
+            &kept,
+            (per_code, secs, seed, out),
+            (tried, unproven, easy),
+        );
         if tried % 50 == 0 {
             solver.clear();
         }
@@ -252,16 +299,11 @@ fn build(v: Variant, per_code: usize, secs: u64, seed: u64) {
 }
 
 /// Write the suite file of `v`.
-#[allow(clippy::too_many_arguments)]
 fn write(
     v: Variant,
     kept: &[Kept],
-    per_code: usize,
-    secs: u64,
-    seed: u64,
-    tried: usize,
-    unproven: usize,
-    easy: usize,
+    (per_code, secs, seed, out): (usize, u64, u64, &str),
+    (tried, unproven, easy): (usize, usize, usize),
 ) {
     let commit = std::process::Command::new("git")
         .args(["rev-parse", "--short", "HEAD"])
@@ -278,7 +320,7 @@ fn write(
     let mut text = format!(
         "# The hard strength suite, {v}: proven positions in which few moves keep the value\n\
          # (positions/strength/README.md). Built {date} at commit {commit} by\n\
-         # `cargo run --release -p choro-engine --example hard_suite -- build {v} {per_code} {secs} {seed}`\n\
+         # `cargo run --release -p choro-engine --example hard_suite -- build {v} {per_code} {secs} {seed} [FILE]`\n\
          # ({} positions tried, {unproven} not proven within {NODES} nodes each, {easy} left out as\n\
          # kept by alphabeta at 10 ms). Columns: position, value (win or draw for the side to\n\
          # move), the moves that keep it, legal moves, phase, proof depth (plies; - for a draw),\n\
@@ -298,8 +340,7 @@ fn write(
             if k.probe { "kept" } else { "lost" },
         ));
     }
-    std::fs::create_dir_all(DIR).unwrap();
-    std::fs::write(format!("{DIR}/{v}.txt"), text).unwrap();
+    std::fs::write(out, text).unwrap();
 }
 
 /// One suite line: the position and the children of its keeping moves.
@@ -381,14 +422,18 @@ fn main() {
                 None => return eprintln!("unknown code {}", args[1]),
             };
             let n = |i: usize, d: u64| args.get(i).and_then(|s| s.parse().ok()).unwrap_or(d);
-            build(v, n(2, 30) as usize, n(3, 900), n(4, 2026));
+            let out = args
+                .get(5)
+                .cloned()
+                .unwrap_or_else(|| format!("{DIR}/{v}.txt"));
+            build(v, n(2, 30) as usize, n(3, 900), n(4, 2026), &out);
         }
         Some("measure") => {
             let t: Vec<u64> = args[1..].iter().filter_map(|s| s.parse().ok()).collect();
             measure(if t.is_empty() { &[10, 100, 1000] } else { &t });
         }
         _ => {
-            eprintln!("usage: hard_suite build CODE [per-code] [seconds] [seed] | measure [ms ...]")
+            eprintln!("usage: hard_suite build CODE [per-code] [seconds] [seed] [FILE] | measure [ms ...]")
         }
     }
 }
