@@ -3,7 +3,7 @@
 //! the yardstick of search changes.
 //!
 //! ```text
-//! cargo run --release -p choro-engine --example hard_suite -- build CODE [per-code] [seconds] [seed] [FILE]
+//! cargo run --release -p choro-engine --example hard_suite -- build CODE [per-code] [seconds] [seed] [FILE] [easy-in]
 //! cargo run --release -p choro-engine --example hard_suite -- measure [ms ...]
 //! ```
 //!
@@ -20,7 +20,8 @@
 //! most a quarter of its legal moves, or exactly one, keep its value (a win:
 //! the child is still won; a draw: the child is still drawn). Then, to
 //! prefer hard positions, `alphabeta` searches it for 10 ms (the probe): a
-//! position whose value it keeps is kept only one time in four (`probe` in
+//! position whose value it keeps is kept only one time in four (`easy-in`,
+//! default 4; `probe` in
 //! the file says which). The main phase's games are played by `alphabeta`
 //! at depth 2, with a random move one time in three (random play leaves
 //! one side far ahead, with many winning moves).
@@ -170,7 +171,7 @@ struct Kept {
     probe: bool,
 }
 
-fn build(v: Variant, per_code: usize, secs: u64, seed: u64, out: &str) {
+fn build(v: Variant, per_code: usize, secs: u64, seed: u64, out: &str, easy_in: u32) {
     let mut solver = Solver::new(&SolveConfig {
         threads: 1,
         hash_mb: 256,
@@ -233,7 +234,7 @@ fn build(v: Variant, per_code: usize, secs: u64, seed: u64, out: &str) {
             unproven += 1;
             continue;
         };
-        if probe && !rng.chance(1, 4) {
+        if probe && !rng.chance(1, easy_in) {
             easy += 1;
             continue;
         }
@@ -284,7 +285,7 @@ fn build(v: Variant, per_code: usize, secs: u64, seed: u64, out: &str) {
         write(
             v,
             &kept,
-            (per_code, secs, seed, out),
+            (per_code, secs, seed, out, easy_in),
             (tried, unproven, easy),
         );
         if tried % 50 == 0 {
@@ -302,7 +303,7 @@ fn build(v: Variant, per_code: usize, secs: u64, seed: u64, out: &str) {
 fn write(
     v: Variant,
     kept: &[Kept],
-    (per_code, secs, seed, out): (usize, u64, u64, &str),
+    (per_code, secs, seed, out, easy_in): (usize, u64, u64, &str, u32),
     (tried, unproven, easy): (usize, usize, usize),
 ) {
     let commit = std::process::Command::new("git")
@@ -320,9 +321,9 @@ fn write(
     let mut text = format!(
         "# The hard strength suite, {v}: proven positions in which few moves keep the value\n\
          # (positions/strength/README.md). Built {date} at commit {commit} by\n\
-         # `cargo run --release -p choro-engine --example hard_suite -- build {v} {per_code} {secs} {seed} [FILE]`\n\
+         # `cargo run --release -p choro-engine --example hard_suite -- build {v} {per_code} {secs} {seed} FILE {easy_in}`\n\
          # ({} positions tried, {unproven} not proven within {NODES} nodes each, {easy} left out as\n\
-         # kept by alphabeta at 10 ms). Columns: position, value (win or draw for the side to\n\
+         # kept by alphabeta at 10 ms: such a position is kept one time in {easy_in}). Columns: position, value (win or draw for the side to\n\
          # move), the moves that keep it, legal moves, phase, proof depth (plies; - for a draw),\n\
          # solver nodes for the position and its children, probe (alphabeta at 10 ms kept it).\n",
         tried
@@ -426,14 +427,21 @@ fn main() {
                 .get(5)
                 .cloned()
                 .unwrap_or_else(|| format!("{DIR}/{v}.txt"));
-            build(v, n(2, 30) as usize, n(3, 900), n(4, 2026), &out);
+            build(
+                v,
+                n(2, 30) as usize,
+                n(3, 900),
+                n(4, 2026),
+                &out,
+                n(6, 4) as u32,
+            );
         }
         Some("measure") => {
             let t: Vec<u64> = args[1..].iter().filter_map(|s| s.parse().ok()).collect();
             measure(if t.is_empty() { &[10, 100, 1000] } else { &t });
         }
         _ => {
-            eprintln!("usage: hard_suite build CODE [per-code] [seconds] [seed] [FILE] | measure [ms ...]")
+            eprintln!("usage: hard_suite build CODE [per-code] [seconds] [seed] [FILE] [easy-in] | measure [ms ...]")
         }
     }
 }
