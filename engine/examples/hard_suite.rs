@@ -9,7 +9,7 @@
 //!
 //! `build` writes `positions/strength/CODE.txt` (or FILE). Candidates come from
 //! three sources, taken in turn: the main phase of random games of the
-//! sequential opening (Didinga 4x8 two times in three, else 4x9 to 4x11; Adjiboto from its start),
+//! sequential opening at ply 4 to 43 (Didinga 20 to 79, on 4x8 two times in three, else 4x9 to 4x11; Adjiboto from its start),
 //! the sequential opening's two starts (`o2`, `o1`), and the race of the
 //! simultaneous opening (both blind starts at random, then 0 to 8 random
 //! decisions; the Choro codes only). A candidate is dropped if a shipped
@@ -132,7 +132,11 @@ fn candidate(v: Variant, src: usize, rng: &mut choro_engine::rng::Rng) -> Option
     };
     let p = match src {
         0 => {
-            let plies = if v.is_choro() {
+            // Didinga's guided games last long: its middle games are
+            // taken later, where the solver proves more of them.
+            let plies = if v == Variant::Didinga {
+                20 + rng.below(60)
+            } else if v.is_choro() {
                 4 + rng.below(40)
             } else {
                 20 + rng.below(90)
