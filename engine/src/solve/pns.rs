@@ -1,6 +1,8 @@
 //! Depth-first proof-number search (df-pn, Nagai 2002) with the 1 + epsilon
-//! trick (Pawlewicz and Lew 2007) and a bounded transposition table: the
-//! solver's second proving search, which goes deep where a proof is narrow.
+//! trick (Pawlewicz and Lew 2007), leaves' initial numbers from their
+//! mobility (ends seen without a visit; `Pns::leaf`) and a bounded
+//! transposition table: the solver's second proving search, which goes deep
+//! where a proof is narrow.
 //!
 //! One search proves or disproves "the attacker can force an end he wins"
 //! (the attacker is one player, fixed for the search; it moves at OR nodes,
@@ -42,7 +44,7 @@
 //! two attackers' searches on two threads at once when it has them.
 
 use crate::board::Position;
-use crate::gametree::{children, terminal_value, Child, DRAW};
+use crate::gametree::{children, no_move_cheap, terminal_value, Child, DRAW};
 use crate::types::Side;
 use fxhash::FxHashMap;
 use std::collections::TryReserveError;
@@ -397,14 +399,7 @@ impl Pns {
         slots.clear();
         for c in buf.iter() {
             let h = c.pos.hash();
-            let mut s = Slot {
-                child: *c,
-                pn: 1,
-                dn: 1,
-                depth: 0,
-                dep: FREE,
-                fixed: false,
-            };
+            let mut s = self.leaf(c);
             if let Some(&j) = self.path.get(&h) {
                 // A repetition: never needed by the attacker.
                 s.pn = INF;
@@ -515,6 +510,52 @@ impl Pns {
             self.record(pos, or, &r, nodes_before);
         }
         r
+    }
+
+    /// A child's slot before any search of it (df-pn with initial numbers,
+    /// as df-pn+ and Winands' PN search initialize their leaves):
+    ///
+    /// - an end known without generating (no hole to move from,
+    ///   `no_move_cheap`) is settled at once and never visited;
+    /// - otherwise the number of holes its mover can sow from stands for
+    ///   its moves: a child where the attacker moves needs every one of
+    ///   them disproven (its disproof number), one where the defender moves
+    ///   every one of them proven (its proof number); the race's decisions
+    ///   have no such count (1 and 1).
+    ///
+    /// They only order the search: a proof or disproof still rests on ends
+    /// and repetitions alone.
+    fn leaf(&self, c: &Child) -> Slot {
+        let mut s = Slot {
+            child: *c,
+            pn: 1,
+            dn: 1,
+            depth: 0,
+            dep: FREE,
+            fixed: false,
+        };
+        let mover = c.pos.side_to_move();
+        let attacker_moves = mover == self.attacker;
+        if no_move_cheap(&c.pos) {
+            // The mover has lost, or a draw: settled for the whole loop.
+            if !attacker_moves && terminal_value(&c.pos, 0) != DRAW {
+                (s.pn, s.dn) = (0, INF);
+            } else {
+                (s.pn, s.dn) = (INF, 0);
+            }
+            s.fixed = true;
+            return s;
+        }
+        if c.pos.phase().is_simultaneous() {
+            return s;
+        }
+        let k = c.pos.movable_mask(mover).count_ones().max(1);
+        if attacker_moves {
+            s.dn = k;
+        } else {
+            s.pn = k;
+        }
+        s
     }
 
     /// Store a node's numbers, unless it is a disproof that depends on the
