@@ -79,6 +79,23 @@ impl<T> Drop for Crew<'_, T> {
     }
 }
 
+/// Join `handle` if its thread ends by `until`; otherwise leave the thread
+/// running, its handle forgotten rather than dropped (a drop would detach
+/// it, and it may be ending at that moment). For threads that end when
+/// something outside the process lets them (a reader of a child's pipe);
+/// `None` when the thread was left or panicked.
+pub fn join_by<T>(handle: std::thread::JoinHandle<T>, until: std::time::Instant) -> Option<T> {
+    while !handle.is_finished() && std::time::Instant::now() < until {
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    if handle.is_finished() {
+        handle.join().ok()
+    } else {
+        std::mem::forget(handle);
+        None
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -105,6 +122,25 @@ mod tests {
             got
         });
         assert_eq!(got, vec![0, 10, 20, 30]);
+    }
+
+    /// `join_by` joins a thread that ends in time and leaves one that does
+    /// not.
+    #[test]
+    fn join_by_joins_in_time_or_leaves() {
+        use std::time::{Duration, Instant};
+        let quick = std::thread::spawn(|| 7);
+        assert_eq!(
+            join_by(quick, Instant::now() + Duration::from_secs(30)),
+            Some(7)
+        );
+        let (tx, rx) = std::sync::mpsc::channel::<()>();
+        let slow = std::thread::spawn(move || rx.recv().is_ok());
+        assert_eq!(
+            join_by(slow, Instant::now() + Duration::from_millis(20)),
+            None
+        );
+        drop(tx);
     }
 
     /// A panic in a thread goes on in the thread that joins, on `join` and

@@ -463,15 +463,7 @@ impl Drop for Engine {
         }
         let _ = self.child.wait();
         if let Some(r) = self.reader.take() {
-            let until = Instant::now() + READER_WAIT;
-            while !r.is_finished() && Instant::now() < until {
-                thread::sleep(Duration::from_millis(1));
-            }
-            if r.is_finished() {
-                let _ = r.join();
-            } else {
-                std::mem::forget(r);
-            }
+            choro_engine::threads::join_by(r, Instant::now() + READER_WAIT);
         }
     }
 }

@@ -215,14 +215,7 @@ impl Drop for Engine {
         let _ = self.child.wait();
         let until = Instant::now() + Duration::from_secs(1);
         for r in self.readers.drain(..) {
-            while !r.is_finished() && Instant::now() < until {
-                thread::sleep(Duration::from_millis(1));
-            }
-            if r.is_finished() {
-                let _ = r.join();
-            } else {
-                std::mem::forget(r);
-            }
+            choro_engine::threads::join_by(r, until);
         }
     }
 }
