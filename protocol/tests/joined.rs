@@ -52,16 +52,22 @@ fn shim() -> &'static Path {
     })
 }
 
-/// Run choro with `args`, `input` on its stdin, and the preloaded library.
-fn run(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(BIN)
+/// Start choro with `args`, its three streams piped, and the preloaded
+/// library.
+fn spawn(args: &[&str]) -> std::process::Child {
+    Command::new(BIN)
         .args(args)
         .env("LD_PRELOAD", shim())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .expect("start choro");
+        .expect("start choro")
+}
+
+/// Run choro with `args`, `input` on its stdin, and the preloaded library.
+fn run(args: &[&str], input: &str) -> Output {
+    let mut child = spawn(args);
     child
         .stdin
         .take()
@@ -143,13 +149,7 @@ fn protocol_sessions_join_every_thread() {
         ("isready", Some("readyok")),
         ("quit", None),
     ];
-    let mut child = Command::new(BIN)
-        .env("LD_PRELOAD", shim())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start choro");
+    let mut child = spawn(&[]);
     let mut stdin = child.stdin.take().unwrap();
     let (tx, rx) = std::sync::mpsc::channel();
     let stdout = child.stdout.take().unwrap();
