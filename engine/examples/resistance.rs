@@ -154,13 +154,7 @@ fn mcts_losses(limit: &str, min: u32) {
         let m = r.best.expect("a lost position with moves");
         let child = e.pos.play(&m).expect("legal");
         let v = solver
-            .solve(
-                &child,
-                &SolveLimits::default(),
-                &std::sync::atomic::AtomicBool::new(false),
-                Duration::MAX,
-                &mut |_| {},
-            )
+            .solve_within(&child, &SolveLimits::default())
             .ok()
             .and_then(|x| x.value);
         let ok = v == Some(Value::Win(d - 1));

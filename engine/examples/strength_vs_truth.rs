@@ -28,21 +28,17 @@ use choro_engine::solve::book::{Book, Entry};
 use choro_engine::solve::{SolveConfig, SolveLimits, Solver, Value};
 use choro_engine::Searcher;
 use choro_engine::{Game, Position, Variant};
-use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 const SUITE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../positions/solved/suite.txt");
 
 fn solve(s: &Solver, p: &Position, secs: f64) -> Option<Value> {
-    s.solve(
+    s.solve_within(
         p,
         &SolveLimits {
             time: Some(Duration::from_secs_f64(secs)),
             ..SolveLimits::default()
         },
-        &AtomicBool::new(false),
-        Duration::from_secs(3600),
-        &mut |_| {},
     )
     .ok()
     .and_then(|x| x.value)
@@ -102,15 +98,7 @@ fn build(per_code: usize) {
             if value == Value::Draw || matches!(value, Value::Win(n) | Value::Loss(n) if n < 2) {
                 continue;
             }
-            let line = solver
-                .solve(
-                    &p,
-                    &SolveLimits::default(),
-                    &AtomicBool::new(false),
-                    Duration::from_secs(3600),
-                    &mut |_| {},
-                )
-                .unwrap();
+            let line = solver.solve_within(&p, &SolveLimits::default()).unwrap();
             let Some(&m) = line.pv.first() else { continue };
             sides[s] += 1;
             kept.push((p, value, m));

@@ -642,13 +642,7 @@ mod tests {
             assert_eq!(r.score, Some(Score::Loss(d)), "{fen}");
             let child = pos.play(&r.best.unwrap()).unwrap();
             let v = solver
-                .solve(
-                    &child,
-                    &SolveLimits::default(),
-                    &std::sync::atomic::AtomicBool::new(false),
-                    Duration::MAX,
-                    &mut |_| {},
-                )
+                .solve_within(&child, &SolveLimits::default())
                 .unwrap()
                 .value;
             assert_eq!(v, Some(Value::Win(d - 1)), "{fen}: {:?}", r.best);

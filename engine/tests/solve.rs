@@ -72,15 +72,12 @@ fn solver() -> Solver {
 }
 
 fn solve(s: &Solver, p: &Position, plies: u32) -> choro_engine::solve::Solution {
-    s.solve(
+    s.solve_within(
         p,
         &SolveLimits {
             plies: Some(plies),
             ..SolveLimits::default()
         },
-        &AtomicBool::new(false),
-        Duration::from_secs(3600),
-        &mut |_| {},
     )
     .unwrap()
 }
@@ -270,6 +267,41 @@ fn pns_table_entries_agree_with_retrograde_analysis() {
     assert!(checked > 1000, "{checked}");
 }
 
+/// The checker keeps one memo per position and winner across plies (a win
+/// within `k` plies is one within `k + 1`): asked in a scrambled order of
+/// plies, over every position of a graph, one checker still gives the
+/// retrograde analysis's answer to each question.
+#[test]
+fn checker_answers_every_bound_like_the_retrograde_analysis() {
+    let mut asked = 0;
+    let mut r = Rng::new(5);
+    each_small_position(13, |_, graph, _| {
+        let mut c = Checker::new(u64::MAX);
+        for (q, v) in graph.iter() {
+            let me = q.side_to_move();
+            let (winner, d) = match v {
+                Value::Win(d) => (Some(me), d),
+                Value::Loss(d) => (Some(me.other()), d),
+                Value::Draw => (None, 0),
+            };
+            let top = d + 3;
+            for _ in 0..6 {
+                let k = r.below(top as usize + 1) as u32;
+                for side in [Side::A, Side::B] {
+                    let want = winner == Some(side) && k >= d;
+                    assert_eq!(
+                        c.forces(q, side, k),
+                        Ok(want),
+                        "{q}: {v}, {side} within {k}"
+                    );
+                    asked += 1;
+                }
+            }
+        }
+    });
+    assert!(asked > 5_000, "{asked}");
+}
+
 #[test]
 fn checker_confirms_solved_values_and_catches_wrong_ones() {
     let mut g = Rng::new(11);
@@ -350,15 +382,12 @@ fn a_stopped_solve_resumes_from_its_save_file() {
     };
     let first = Solver::new(&config).unwrap();
     let limited = first
-        .solve(
+        .solve_within(
             &p,
             &SolveLimits {
                 plies: Some(15),
                 ..SolveLimits::default()
             },
-            &AtomicBool::new(false),
-            Duration::from_secs(3600),
-            &mut |_| {},
         )
         .unwrap();
     assert_eq!(limited.value, None);

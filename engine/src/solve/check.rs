@@ -1,6 +1,12 @@
 //! A plain check of a claimed value, independent of the proving search: it
 //! shares nothing with `search` or `table` but the rules (`legal_moves`,
-//! the end-of-game rule), and memoizes only exact answers of one question.
+//! the end-of-game rule), and memoizes only exact answers of one question:
+//! whether a player forces a win within a number of plies. That answer is
+//! monotone in the plies (a win within `k` is a win within `k + 1`), so the
+//! memo keeps, per position and winner, the fewest plies known to be enough
+//! and the most known not to be. The winner's moves are tried in the
+//! proof's order when one is given, then those that leave the loser the
+//! fewest replies first.
 //!
 //! A win in `n` for the side to move is checked as two facts: the winner
 //! forces an end within `n` plies, and not within `n - 1`. A loss in `n`
@@ -22,11 +28,22 @@ pub(crate) type MoveOrder<'a> = &'a dyn Fn(&Position, Side) -> u32;
 /// Whether `winner` forces the other player to an end he loses within
 /// `plies` plies, by plain exhaustive recursion over every legal move.
 pub struct Checker<'a> {
-    memo: FxHashMap<(u64, u32, u8), bool>,
+    memo: FxHashMap<(u64, u8), Known>,
     nodes: u64,
     budget: u64,
     /// The order in which the winner's moves are tried (lowest key first).
     order: Option<MoveOrder<'a>>,
+}
+
+/// What a check knows of one position and winner.
+#[derive(Clone, Copy)]
+struct Known {
+    /// The fewest plies within which the winner is known to force a win
+    /// (`u32::MAX`: none known).
+    enough: u32,
+    /// One more than the most plies within which he is known not to
+    /// (0: none known).
+    short: u32,
 }
 
 /// Why a check did not confirm a value.
@@ -74,17 +91,36 @@ impl<'a> Checker<'a> {
 
     /// Whether `winner` forces an end he wins within `plies` plies of `pos`.
     pub fn forces(&mut self, pos: &Position, winner: Side, plies: u32) -> Result<bool, CheckError> {
-        let key = (pos.hash(), plies, winner.index() as u8);
-        if let Some(&b) = self.memo.get(&key) {
-            return Ok(b);
+        let key = (pos.hash(), winner.index() as u8);
+        let known = self.memo.get(&key).copied().unwrap_or(Known {
+            enough: u32::MAX,
+            short: 0,
+        });
+        if plies >= known.enough {
+            return Ok(true);
+        }
+        if plies < known.short {
+            return Ok(false);
         }
         self.nodes += 1;
         if self.nodes > self.budget {
             return Err(CheckError::Budget);
         }
         let mut moves = pos.legal_moves();
-        if let (Some(key), true) = (self.order, pos.side_to_move() == winner) {
-            moves.sort_by_cached_key(|(_, c)| key(c, winner));
+        if pos.side_to_move() == winner && moves.len() > 1 {
+            // Most promising first: the proof's order, then the replies
+            // the loser is left with (fewest first). Only the speed of the
+            // check depends on it.
+            let order = self.order;
+            moves.sort_by_cached_key(|(_, c)| {
+                let proof = order.map_or(u32::MAX, |key| key(c, winner));
+                let replies = if c.side_to_move() == winner {
+                    0
+                } else {
+                    c.movable_mask(c.side_to_move()).count_ones()
+                };
+                (proof, replies)
+            });
         }
         let b = if moves.is_empty() {
             terminal_value(pos, 0) != DRAW && pos.side_to_move() != winner
@@ -109,7 +145,15 @@ impl<'a> Checker<'a> {
             }
             all
         };
-        self.memo.insert(key, b);
+        let k = self.memo.entry(key).or_insert(Known {
+            enough: u32::MAX,
+            short: 0,
+        });
+        if b {
+            k.enough = k.enough.min(plies);
+        } else {
+            k.short = k.short.max(plies + 1);
+        }
         Ok(b)
     }
 

@@ -657,6 +657,18 @@ impl Solver {
         }
     }
 
+    /// [`Solver::solve`] with no way to stop it from outside and no progress
+    /// reports: what a test, an example or a one-off check wants.
+    pub fn solve_within(&self, pos: &Position, limits: &SolveLimits) -> Result<Solution, String> {
+        self.solve(
+            pos,
+            limits,
+            &AtomicBool::new(false),
+            Duration::MAX,
+            &mut |_| {},
+        )
+    }
+
     /// Prove the value of `pos` (not in a blind phase), or the bounds the
     /// limits allow. `stop` ends it early from another thread; `progress` is
     /// called every `every` on the calling thread.
