@@ -593,6 +593,57 @@ mod tests {
     use super::*;
     use crate::board::Position;
 
+    /// Where the book proves some of a blind start's cells but not all,
+    /// the proven values replace the searched ones in every round (the
+    /// shipped books prove every cell of the starts they hold, so this
+    /// hides row `a` of Didinga's proven cells).
+    #[test]
+    fn proven_cells_replace_searched_ones_where_some_are_proven() {
+        use crate::types::{Opening, Variant};
+        let start = Position::start(Variant::Didinga, 8, Opening::Simultaneous).unwrap();
+        let mut s = Searcher::new(SearchConfig::default());
+        let known = |bg: &BlindGame| {
+            let mut k = book::builtin().blind_known(bg);
+            k[0].iter_mut().for_each(|v| *v = None);
+            k
+        };
+        let eval = s.eval.clone();
+        let mut run = blind::BlindRun {
+            tt: &mut s.tt,
+            opts: s.ab,
+            threads: 1,
+            seed: 1,
+            move_overhead: Duration::ZERO,
+            known: &known,
+        };
+        let mut lines = Vec::new();
+        let r = blind::run(
+            &mut run,
+            &mut s.blind_count,
+            &Game::new(start),
+            &Limits {
+                depth: Some(2),
+                ..Limits::default()
+            },
+            &SearchControl::default(),
+            &mut |i: &Info| lines.extend(i.string.clone()),
+            &eval,
+        );
+        assert_eq!(
+            lines[0],
+            "blind 56 of 64 cells from the book of solved cells, the rest searched"
+        );
+        // The matrix of every round mixes searched and proven values: it
+        // is never reported as the exact game of the book.
+        let last = lines
+            .iter()
+            .rev()
+            .find(|l| l.contains("8x8 value"))
+            .unwrap();
+        assert!(!last.contains("from the book"), "{last}");
+        assert!(r.best.is_some());
+    }
+
     /// MCTS that proves a root lost without the distance leaves the choice
     /// among the losses to the exact solver, which plays the longest. At
     /// `go nodes 200000` the tree alone played a loss in 8 (10 in the

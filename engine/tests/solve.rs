@@ -825,17 +825,36 @@ fn the_searcher_solves_within_its_time() {
     );
 }
 
-/// The shipped `*.cells` files (issue 30 item 5): every line a cell of its
-/// code's blind start, Acholi's 81 cells all there (so its start is played
-/// from the exact game: value 0, A's l and ~k, B's a and p, half each),
-/// Didinga's 53 proven of 64.
+/// The shipped `*.cells` files (issue 30 items 1 and 5): every line a cell
+/// of its code's blind start, and every cell of both starts there, so that
+/// each start is played from the exact game of the proven cells: Acholi's
+/// value 0 (A's l and ~k, B's a and p, half each) and Didinga 4x8's value 0
+/// (A's m and p, B's o and p, half each).
 #[test]
-fn shipped_cells_are_cells_of_the_start_and_acholi_is_exact() {
+fn shipped_cells_are_cells_of_the_start_and_both_starts_are_exact() {
     use choro_engine::blind::BlindGame;
-    use choro_engine::Opening;
-    let files = [(Variant::Acholi, 81), (Variant::Didinga, 53)];
+    use choro_engine::search::{Info, Limits, SearchConfig, SearchControl};
+    use choro_engine::{Game, Opening, Searcher};
+    let files = [
+        (
+            Variant::Acholi,
+            81,
+            "blind 9x9 from the book of solved cells: value 0.0000 for A; \
+             A l:0.5000 ~k:0.5000; B a:0.5000 p:0.5000",
+            ["l", "~k"],
+            ["a", "p"],
+        ),
+        (
+            Variant::Didinga,
+            64,
+            "blind 8x8 from the book of solved cells: value 0.0000 for A; \
+             A m:0.5000 p:0.5000; B o:0.5000 p:0.5000",
+            ["m", "p"],
+            ["o", "p"],
+        ),
+    ];
     assert_eq!(book::BUILTIN_CELLS.len(), files.len());
-    for (text, (variant, want)) in book::BUILTIN_CELLS.iter().zip(files) {
+    for (text, (variant, want, line, a_plays, b_plays)) in book::BUILTIN_CELLS.iter().zip(files) {
         let cells = book::parse_cells(text).unwrap();
         assert_eq!(cells.len(), want, "{variant}");
         let start = Position::start(variant, 8, Opening::Simultaneous).unwrap();
@@ -846,57 +865,32 @@ fn shipped_cells_are_cells_of_the_start_and_acholi_is_exact() {
         }
         let known = book::builtin().blind_known(&bg);
         assert_eq!(known.iter().flatten().filter(|v| v.is_some()).count(), want);
+        assert!(book::builtin().blind_values(&bg).is_some());
+        // The start is played from the exact game of the proven cells.
+        let mut s = Searcher::new(SearchConfig::default());
+        for round in 0..6 {
+            let mut lines = Vec::new();
+            let mut game = Game::new(start);
+            let r = s.search(
+                &game,
+                &Limits::default(),
+                &SearchControl::default(),
+                &mut |i: &Info| lines.extend(i.string.clone()),
+            );
+            assert_eq!(lines[0], line, "{variant} round {round}");
+            let a = r.best.unwrap();
+            assert!(a_plays.contains(&a.to_string().as_str()), "{variant}: {a}");
+            game.play(&a).unwrap();
+            let r = s.search(
+                &game,
+                &Limits::default(),
+                &SearchControl::default(),
+                &mut |_| {},
+            );
+            let b = r.best.unwrap().to_string();
+            assert!(b_plays.contains(&b.as_str()), "{variant}: {b}");
+        }
     }
-    // Acholi's start is played from the exact game of the proven cells.
-    use choro_engine::search::{Info, Limits, SearchConfig, SearchControl};
-    use choro_engine::{Game, Searcher};
-    let start = Position::start(Variant::Acholi, 8, Opening::Simultaneous).unwrap();
-    let bg = BlindGame::of(&start).unwrap();
-    assert!(book::builtin().blind_values(&bg).is_some());
-    let mut s = Searcher::new(SearchConfig::default());
-    for round in 0..6 {
-        let mut lines = Vec::new();
-        let mut game = Game::new(start);
-        let r = s.search(
-            &game,
-            &Limits::default(),
-            &SearchControl::default(),
-            &mut |i: &Info| lines.extend(i.string.clone()),
-        );
-        assert_eq!(
-            lines[0],
-            "blind 9x9 from the book of solved cells: value 0.0000 for A; \
-             A l:0.5000 ~k:0.5000; B a:0.5000 p:0.5000",
-            "round {round}"
-        );
-        let a = r.best.unwrap();
-        assert!(["l", "~k"].contains(&a.to_string().as_str()), "{a}");
-        game.play(&a).unwrap();
-        let r = s.search(
-            &game,
-            &Limits::default(),
-            &SearchControl::default(),
-            &mut |_| {},
-        );
-        let b = r.best.unwrap().to_string();
-        assert!(["a", "p"].contains(&b.as_str()), "{b}");
-    }
-    // Didinga's proven cells replace their searched values.
-    let start = Position::start(Variant::Didinga, 8, Opening::Simultaneous).unwrap();
-    let mut lines = Vec::new();
-    s.search(
-        &Game::new(start),
-        &Limits {
-            depth: Some(1),
-            ..Limits::default()
-        },
-        &SearchControl::default(),
-        &mut |i: &Info| lines.extend(i.string.clone()),
-    );
-    assert_eq!(
-        lines[0],
-        "blind 53 of 64 cells from the book of solved cells, the rest searched"
-    );
 }
 
 /// A second method for the cells (their signs came from df-pn): the plain
