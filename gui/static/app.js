@@ -1152,8 +1152,8 @@ async function engineMove(analyseOnly = false) {
   const mover = pp.side.toUpperCase();
   // A's blind start or tick choice, B a person: what A's search says
   // would tell B what A chose.
-  const unseen = pp.side === 'a' && s.b === 'human' && (pp.phase === 's2' || pp.tick);
-  $('analysis').textContent = unseen ? 'A is choosing (not shown: B chooses without seeing it)' : 'thinking...';
+  const unseen = pp.side === 'a' && s.b === 'human' && ((pp.phase || '').startsWith('s2') || pp.tick);
+  $('analysis').textContent = unseen ? "A's search is not shown: B chooses without seeing A's choice" : 'thinking...';
   $('pv').textContent = '';
   const blind = [];
   infoSink = unseen ? null : (l) => showInfo(l, blind, mover);

@@ -1658,6 +1658,34 @@ async fn holds_in_the_race(page: &Page) {
         .js("return document.getElementById('position').value")
         .await;
     assert_eq!(shown, s["position"], "{s}");
+    page.shot("holds-hot-seat.png").await;
+
+    // The engine plays A, a person B: the engine's search for A's blind
+    // start and for A's tick is not shown to B, nor what it chose.
+    let s = new_game_with_holds(page, "2", 0, ["engine", "human"]).await;
+    assert!(s["position"].as_str().unwrap().contains(" b s1:"), "{s}");
+    let unseen = "return [document.getElementById('analysis').textContent, document.getElementById('pv').textContent, document.querySelectorAll('#blind-chart rect.bar').length]";
+    let shown = page.js(unseen).await;
+    assert_eq!(
+        shown,
+        json!([
+            "A's search is not shown: B chooses without seeing A's choice",
+            "",
+            0
+        ]),
+        "{s}"
+    );
+    let s = first_start(page, &s, "b").await;
+    let p = s["position"].as_str().unwrap().to_string();
+    assert!(p.contains(" b r 1.0 "), "{s}");
+    assert_eq!(page.js(unseen).await, shown, "{s}");
+    let text = page_text(page).await;
+    assert!(
+        !text.contains(&p) && !text.contains("held=1"),
+        "the page shows {p}"
+    );
+    assert!(text.contains("A: tick choice (hidden)"));
+    page.shot("holds-vs-engine.png").await;
     page.js("document.getElementById('holds').value = '0'; document.getElementById('speed').value = '100';")
         .await;
 }
