@@ -1493,6 +1493,29 @@ async fn holds_in_the_race(page: &Page) {
         (&s["start"], &s["position"]),
         (&s0["start"], &s0["position"])
     );
+    // A position string whose holds disagree with Holds: refused, kept.
+    page.js("document.getElementById('holds').value = '0'; document.getElementById('fen-input').value = '';")
+        .await;
+    let fen = s0["start"]
+        .as_str()
+        .unwrap()
+        .replace(" s2 ", " s2,holds=2 ");
+    let input = page.c.find(Locator::Id("fen-input")).await.unwrap();
+    input.send_keys(&fen).await.unwrap();
+    page.key(KEY_ENTER).await;
+    let s = page.idle().await;
+    assert_eq!(s["kind"], "error", "{s}");
+    let m = s["message"].as_str().unwrap();
+    assert!(
+        m.contains("the position gives each racer 2 holds but RaceHolds is 0")
+            && m.contains("set Holds to the position's")
+            && m.ends_with("(the game on the board is kept)"),
+        "{s}"
+    );
+    assert_eq!(
+        (&s["start"], &s["position"]),
+        (&s0["start"], &s0["position"])
+    );
 
     // Holds 2, the race waiting for each choice (the slowest speed).
     let s = new_game_with_holds(page, "2", 0, ["human", "engine"]).await;
@@ -1805,12 +1828,14 @@ async fn take_back_against_the_engine(page: &Page) {
     // A reload while the engine is to move and thinks: the restored game
     // goes on (the reload used to untick "engines play on").
     // (The engine paused first, so that it does not take A's side of the
-    // game above; New game sets it playing again.)
+    // game above; New game sets it playing again. Didinga 4x12: the 4x8
+    // sequential start is in the book, answered at once, and the page
+    // could be seen thinking too briefly to be caught at it.)
     page.click("#stop").await;
     page.idle().await;
     for (id, v) in [
         ("variant", "didinga"),
-        ("columns", "8"),
+        ("columns", "12"),
         ("opening", "sequential"),
         ("player-a", "engine"),
         ("player-b", "human"),
