@@ -1184,7 +1184,7 @@ async function engineMove(analyseOnly = false) {
 }
 
 function showInfo(line, blind, mover) {
-  if (line.startsWith('info string blind choice')) {
+  if (line.startsWith('info string blind choice') || line.startsWith('info string tick choice')) {
     blind.push(line);
     return;
   }
@@ -1208,7 +1208,10 @@ function showInfo(line, blind, mover) {
   if (pi >= 0) $('pv').textContent = 'principal variation (engine notation): ' + f.slice(pi + 1).join(' ');
 }
 
-/** `info string blind choice X with probability P (strategy a:0.1 b:0.2 ...; value V for S)` */
+/**
+ * `info string blind choice X with probability P (strategy a:0.1 b:0.2 ...; value V for S)`,
+ * or `info string tick choice ...`, a tick's drop or hold drawn the same way (RULES.md 8.10).
+ */
 function drawBlindChart(line) {
   const m = line.match(/choice (\S+) with probability (\S+) \(strategy ([^;]*); value (.*)\)/);
   const svg = $('blind-chart');
@@ -1220,7 +1223,11 @@ function drawBlindChart(line) {
   svg.setAttribute('viewBox', `0 0 ${W} ${parts.length * (barH + 4) + 40}`);
   const t = el('text', { x: 0, y: 14, class: 'chart-title' }, svg);
   const L = (k) => moveLabel(p, p.side, k);
-  t.textContent = `Blind start of ${p.side.toUpperCase()}: equilibrium strategy (probabilities); drew ${L(m[1])}`;
+  const what = line.startsWith('info string tick')
+    ? `Tick ${p.stage ? p.stage.split('.')[0] : ''} choice of ${p.side.toUpperCase()} (. drop, _ hold)`
+    : `Blind start of ${p.side.toUpperCase()}`;
+  t.textContent = `${what}: equilibrium strategy (probabilities); drew ${L(m[1])}`;
+  svg.setAttribute('aria-label', `The engine's strategy: ${t.textContent}`);
   svg.dataset.value = m[4];
   parts.forEach(([k, v], i) => {
     const y = 24 + i * (barH + 4);
@@ -1242,6 +1249,7 @@ function clearPanels() {
   anim.frames = [];
   anim.forPos = null;
   $('blind-chart').innerHTML = '';
+  $('blind-chart').setAttribute('aria-label', "The engine's strategy for its blind start or tick");
   $('analysis').textContent = '';
   $('pv').textContent = '';
   $('record-out').value = '';

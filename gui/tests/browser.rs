@@ -1576,6 +1576,17 @@ async fn holds_in_the_race(page: &Page) {
         "{s}"
     );
     let b1 = s["history"][3].as_str().unwrap().to_string();
+    // The engine's tick choice, drawn from its equilibrium, is charted.
+    let chart = page
+        .js("return document.querySelector('#blind-chart .chart-title').textContent")
+        .await;
+    assert!(
+        chart.as_str().unwrap().starts_with(
+            "Tick 1 choice of B (. drop, _ hold): equilibrium strategy (probabilities); drew "
+        ),
+        "{chart}"
+    );
+    assert!(s["bars"].as_u64().unwrap() >= 1, "{s}");
     let status = s["status"].as_str().unwrap();
     let b_did = if b1 == "_" { "held" } else { "dropped" };
     assert!(
