@@ -68,6 +68,10 @@ pub struct Engine {
     pub restarts: u32,
     started: bool,
     pub limits: Limits,
+    /// `RaceHolds` as the running engine has it (0 in a fresh one).
+    holds: u8,
+    /// `RaceHolds` the next exchange is to run under ([`Engine::want_holds`]).
+    want: u8,
 }
 
 /// The engine binary: `choro` next to this program's own executable, or in
@@ -91,6 +95,8 @@ impl Engine {
             restarts: 0,
             started: false,
             limits: Limits::default(),
+            holds: 0,
+            want: 0,
         }
     }
 
@@ -128,6 +134,7 @@ impl Engine {
             self.restarts += 1;
         }
         self.started = true;
+        self.holds = 0;
         self.proc = Some(Proc {
             child,
             stdin,
@@ -142,6 +149,26 @@ impl Engine {
         )
         .await?;
         Ok(())
+    }
+
+    /// Run the next exchanges under `RaceHolds` `n` (RULES.md 8.10; the
+    /// caller checked its range): sent before them when the running engine
+    /// has another value, so that a game without holds sends exactly what
+    /// it sent before the option existed.
+    pub fn want_holds(&mut self, n: u8) {
+        self.want = n;
+    }
+
+    /// `cmds`, after the `setoption` that makes the running engine's
+    /// `RaceHolds` the one wanted, if it differs.
+    fn with_holds(&mut self, cmds: &[String]) -> Vec<String> {
+        let mut all = Vec::with_capacity(cmds.len() + 1);
+        if self.holds != self.want {
+            all.push(format!("setoption name RaceHolds value {}", self.want));
+            self.holds = self.want;
+        }
+        all.extend_from_slice(cmds);
+        all
     }
 
     /// Kill the engine; the next exchange starts a new one.
@@ -198,7 +225,7 @@ impl Engine {
     /// Send `cmds` and collect every line they answer (up to `readyok`).
     pub async fn ask(&mut self, cmds: &[String]) -> Result<Vec<String>, Failure> {
         self.ensure().await?;
-        let mut all = cmds.to_vec();
+        let mut all = self.with_holds(cmds);
         all.push("isready".into());
         self.send(&all).await?;
         let mut out = Vec::new();
@@ -223,7 +250,8 @@ impl Engine {
         info: &mut (dyn FnMut(&str) + Send),
     ) -> Result<String, Failure> {
         self.ensure().await?;
-        self.send(cmds).await?;
+        let all = self.with_holds(cmds);
+        self.send(&all).await?;
         let started = Instant::now();
         let limit = movetime + self.limits.overrun;
         let mut stop_sent: Option<Instant> = None;

@@ -56,6 +56,10 @@ pub const MAX_WAITING: usize = 32;
 /// The most bytes of one page's requests not yet answered.
 pub const MAX_WAITING_BYTES: usize = 24 << 20;
 
+/// The most holds a racer may have (`RaceHolds`, RULES.md 8.10): a
+/// request's `holds` is 0 to this.
+pub const MAX_HOLDS: u8 = 8;
+
 /// What the server shares between its connections.
 pub struct App {
     engine: tokio::sync::Mutex<Engine>,
@@ -507,6 +511,27 @@ fn fen(v: &Value, key: &str) -> Result<String, String> {
     Ok(s.trim().to_string())
 }
 
+/// The request's `holds`: each racer's holds in the simultaneous opening,
+/// the engine's `RaceHolds` for its game (RULES.md 8.10). Absent or null
+/// is 0, a game without holds. Checked before the engine is told anything,
+/// so that a bad one changes nothing.
+fn holds(v: &Value) -> Result<u8, String> {
+    match v.get("holds") {
+        None | Some(Value::Null) => Ok(0),
+        Some(h) => h
+            .as_u64()
+            .filter(|&n| n <= u64::from(MAX_HOLDS))
+            .map(|n| n as u8)
+            .ok_or_else(|| {
+                format!(
+                    "bad 'holds': {}: each racer's holds in the simultaneous opening \
+                     (RaceHolds) are a whole number from 0 to {MAX_HOLDS}",
+                    clip(&h.to_string())
+                )
+            }),
+    }
+}
+
 /// `position fen <start> moves ...` for the game in request `v`.
 fn position_cmd(v: &Value) -> Result<String, String> {
     let mut s = format!("position fen {}", fen(v, "start")?);
@@ -563,10 +588,12 @@ async fn handle(
         "records" => return records(req),
         _ => {}
     }
+    let holds = holds(req)?;
     let mut engine = app.engine.lock().await;
     if flags.closed.load(Ordering::Acquire) {
         return Err("the page was closed".into());
     }
+    engine.want_holds(holds);
     let mut note = None;
     for attempt in 0..2 {
         match engine_op(&mut engine, &op, req, tx, &flags.stops, seen).await {
@@ -678,10 +705,14 @@ async fn engine_op(
                 .and_then(Value::as_u64)
                 .unwrap_or(1000)
                 .clamp(10, 600_000);
+            let mut searched = req.clone();
+            if let Some(m) = tri!(unseen_tick_choice(e, req).await?) {
+                searched["moves"][m] = json!(".");
+            }
             let out = e
                 .ask(&[
                     format!("setoption name Algorithm value {algo}"),
-                    tri!(position_cmd(req)),
+                    tri!(position_cmd(&searched)),
                 ])
                 .await?;
             tri!(engine_error(&out));
@@ -706,6 +737,54 @@ async fn engine_op(
     }))
 }
 
+/// Where, in a `go` request's moves, A's choice of the tick B is to
+/// choose in is (RULES.md 8.10): B chooses without seeing it, so the
+/// engine searching for B is sent the game with that choice made a drop
+/// (`.`), which leaves the board, the hands and what B may choose as they
+/// are; A's hold (`_`) never reaches it. The position before the last move
+/// (which does not show A's choice) is asked of the engine whenever that
+/// move may be a tick's choice (`.` or `_`, in a game with holds), hold or
+/// not, so that not even the asking tells the engine which A chose.
+/// `None` when the last move is no choice of A's of a tick still to run.
+async fn unseen_tick_choice(
+    e: &mut Engine,
+    req: &Value,
+) -> Result<Result<Option<usize>, String>, Failure> {
+    let moves = req.get("moves").and_then(Value::as_array);
+    let Some((last, before)) = moves.and_then(|m| m.split_last()) else {
+        return Ok(Ok(None));
+    };
+    if holds(req).unwrap_or(0) == 0 {
+        return Ok(Ok(None));
+    }
+    if !matches!(last.as_str(), Some(".") | Some("_")) {
+        return Ok(Ok(None));
+    }
+    let mut earlier = req.clone();
+    earlier["moves"] = Value::Array(before.to_vec());
+    let cmd = match position_cmd(&earlier) {
+        Ok(c) => c,
+        Err(m) => return Ok(Err(m)),
+    };
+    let out = e.ask(&[cmd, "d".into()]).await?;
+    let p = match position_line(&out) {
+        Ok(p) => p,
+        Err(m) => return Ok(Err(m)),
+    };
+    // `<code> <rows> a r <tick>.0 <racer A> <racer B> <ply>`: A's choice
+    // of a tick; B, with a hold left, chooses next in the same tick (with
+    // none, A's choice ran the tick, and it is no secret any more).
+    let f: Vec<&str> = p.split_whitespace().collect();
+    let b_chooses_too = f.get(2) == Some(&"a")
+        && f.get(3) == Some(&"r")
+        && f.get(4).is_some_and(|t| t.ends_with(".0"))
+        && f.get(6).is_some_and(|r| {
+            r.split(',')
+                .any(|kv| kv.strip_prefix("holds=").is_some_and(|n| n != "0"))
+        });
+    Ok(Ok(b_chooses_too.then_some(before.len())))
+}
+
 fn position_line(d: &[String]) -> Result<String, String> {
     engine_error(d)?;
     d.iter()
@@ -726,6 +805,8 @@ fn records(req: &Value) -> Result<Value, String> {
                 "start": r.tag("Start").unwrap_or(""),
                 "moves": r.moves.iter().map(|m| m.mv.clone()).collect::<Vec<_>>(),
                 "result": GameResult::token_of(r.result),
+                // The engine's RaceHolds for the game (RULES.md 8.10).
+                "holds": r.tag("RaceHolds").and_then(|h| h.parse::<u8>().ok()).filter(|&h| h <= MAX_HOLDS).unwrap_or(0),
             })
         })
         .collect();
@@ -837,6 +918,11 @@ async fn record(e: &mut Engine, req: &Value) -> Result<Result<Value, String>, Fa
     if variant != "adjiboto" {
         out += &tag("Columns", &columns);
         out += &tag("Opening", opening);
+        // As `choro match` writes it: only a game with holds has the tag.
+        let holds = holds(req).unwrap_or(0);
+        if holds > 0 {
+            out += &tag("RaceHolds", &holds.to_string());
+        }
     }
     out += &tag("A", &names("a"));
     out += &tag("B", &names("b"));

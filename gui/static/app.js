@@ -111,6 +111,9 @@ function settings() {
     variant: $('variant').value,
     columns: +$('columns').value,
     opening: $('opening').value,
+    // Each racer's holds (0..8): sent as typed, a whole number or the text,
+    // so that the server's refusal of anything else is what is shown.
+    holds: $('holds').disabled ? 0 : /^\s*\d+\s*$/.test($('holds').value) ? +$('holds').value : $('holds').value,
     a: $('player-a').value,
     b: $('player-b').value,
     algorithm: $('algorithm').value,
@@ -126,13 +129,18 @@ function playerName(s) {
   return `choro ${o.algorithm} ${o.movetime} ms`;
 }
 
-function newGameObject(start, moves = [], by = []) {
-  return { start, moves, pos: [start], by };
+function newGameObject(start, moves = [], by = [], holds = 0) {
+  return { start, moves, pos: [start], by, holds };
+}
+
+/** The holds of game `g` (RaceHolds, RULES.md 8.10): the engine is told them with every request. */
+function holdsOf(g) {
+  return (g && g.holds) || 0;
 }
 
 function saveGame() {
   if (!game) return;
-  const g = { start: game.start, moves: game.moves, by: game.by, settings: settings(), flipped };
+  const g = { start: game.start, moves: game.moves, by: game.by, holds: holdsOf(game), settings: settings(), flipped };
   req('save_game', { game: g }).catch(() => {});
 }
 
@@ -181,7 +189,13 @@ function parsePos(s) {
     });
     racers.forEach((r, i) => { hands[i] = +(r.hand || 0); });
   }
-  return { adj: false, code, w, side: f[2], phase, grid, stores: [0, 0], hands, racers };
+  // A tick's choice (RULES.md 8.10): stage 0 of a race tick, `<tick>.0`.
+  const stage = phase === 'r' ? f[4] : null;
+  const tick = !!stage && stage.endsWith('.0');
+  // `s2,holds=N`, `s1:<start>,holds=N`: each racer's holds before the race.
+  const hm = (phase || '').match(/,holds=(\d+)/);
+  return { adj: false, code, w, side: f[2], phase, grid, stores: [0, 0], hands, racers, stage, tick,
+    blindHolds: hm ? +hm[1] : 0 };
 }
 
 /** A trace step's board: `<rows> <storeA>/<storeB>`. */
@@ -218,6 +232,7 @@ function choiceWords(kind, tok, p, side) {
       '-': 'sow the capture counter-clockwise (the move proper)',
       '=': 'leave the capture in the origin hole and start anew',
     },
+    tick: { '.': 'drop in this tick', '_': 'hold: let this tick pass without dropping' },
   }[kind] || { '+': 'take the clockwise way', '-': 'decline it (counter-clockwise)', '=': 'leave it and start anew' };
   if (tok.startsWith('=') && tok.length > 1) {
     return `leave the capture in the origin hole and start anew from ${holeLabel(p, side, tok.slice(1))}`;
@@ -231,6 +246,7 @@ function plyWords(g, i, before) {
   if (!before) return `${mv}`;
   const p = parsePos(before);
   const S = p.side.toUpperCase();
+  if (p.tick) return `${S}: tick ${p.stage.split('.')[0]}: ${choiceWords('tick', mv)} (${mv})`;
   if (p.phase === 'r' && p.racers) {
     const r = p.racers[p.side === 'a' ? 0 : 1];
     const at = r && r.at ? ` at ${holeLabel(p, p.side, r.at)}` : '';
@@ -415,8 +431,10 @@ function drawBoard(p, g, hot) {
       const t = el('text', { class: 'hand', x: X0, y: south ? height - 8 : 18, 'data-hand': sd }, svg);
       const r = p.racers[i];
       const h = (k) => holeLabel(p, sd, r[k]);
+      const hl = holdsLeft(p)[i];
       t.textContent = `${sd.toUpperCase()}: ` + (r.done ? 'done'
-        : `hand ${r.hand || 0}` + (r.decide ? `, to decide at ${h('at')}` : `, next drop ${h('next')}`));
+        : `hand ${r.hand || 0}` + (r.decide ? `, to decide at ${h('at')}` : `, next drop ${h('next')}`)
+          + (hl !== null && holdsOf(cur() && cur().g) > 0 ? `, holds left ${hl}` : ''));
     }
   }
   if (hadFocus) ce.focus({ preventScroll: true });
@@ -442,11 +460,15 @@ function drawChoices() {
   const focusedTok = box.contains(document.activeElement) ? document.activeElement.dataset.token : null;
   box.innerHTML = '';
   if (!entry || !entry.options) return;
+  const armable = entry.kind === 'tick' && tickMs() !== null;
   for (const o of entry.options) {
     const b = document.createElement('button');
     b.dataset.token = o.token;
     b.textContent = o.text;
+    // In a running race a tick's choice waits for the tick's start.
+    if (armable) b.setAttribute('aria-pressed', String((o.token === '_') === tickState.armed));
     b.addEventListener('click', () => {
+      if (entry && entry.kind === 'tick' && tickMs() !== null) return armTick(o.token === '_');
       refocusBoard = box.contains(document.activeElement);
       chooseToken(o.token);
     });
@@ -460,7 +482,7 @@ function drawChoices() {
 /** The tokens of a move string: starts carry their hole name. */
 function tokens(mv) {
   const out = [];
-  const re = /([~x]?)([a-p]|\d+)|([+\-=])/g;
+  const re = /([~x]?)([a-p]|\d+)|([+\-=._])/g;
   let m;
   while ((m = re.exec(mv)) !== null) {
     if (m[3]) out.push({ text: m[3], kind: m[3] });
@@ -499,7 +521,7 @@ function startEntry() {
   if (p.racers && p.phase === 'r') {
     const r = p.racers[p.side === 'a' ? 0 : 1];
     choiceSpot = r && r.at ? findHole(p, p.side, r.at) : null;
-    entry.kind = r && r.decide;
+    entry.kind = p.tick ? 'tick' : r && r.decide;
     offer(nextOptions('', entry.cands));
   }
 }
@@ -590,7 +612,7 @@ async function chooseToken(tok) {
   // Show where the choice comes: the trace of two ways on, up to where they part.
   await busyDo(async () => {
     const ways = opts.map((o) => cands.find((m) => tokenPrefix(m, prefix + o.text)));
-    const traces = await Promise.all(ways.map((m) => req('trace', { start: game.start, moves: game.moves, move: m })));
+    const traces = await Promise.all(ways.map((m) => req('trace', { start: game.start, moves: game.moves, holds: holdsOf(game), move: m })));
     const lines = traces.map((t) => t.trace);
     let k = 0;
     while (lines.every((l) => k < l.length && l[k] === lines[0][k])) k++;
@@ -754,7 +776,7 @@ async function playMove(mv) {
     const g = game;
     const before = st.position;
     const side = parsePos(before).side;
-    const tr = await req('trace', { start: g.start, moves: g.moves, move: mv });
+    const tr = await req('trace', { start: g.start, moves: g.moves, holds: holdsOf(g), move: mv });
     // A new game, a set-up, a record or a take-back came while the trace
     // was asked for: the move was for the game they replaced.
     if (game !== g || rec || view !== null) return;
@@ -780,7 +802,7 @@ async function refresh() {
   await busyDo(async () => {
     const c = cur();
     const moves = c.g.moves.slice(0, c.ply);
-    const s = await req('state', { start: c.g.start, moves });
+    const s = await req('state', { start: c.g.start, moves, holds: holdsOf(c.g) });
     // A later refresh (a new game, a set-up, a record, a move) was asked
     // for while this one was answered: its reply is the board to show.
     if (mine !== refreshes) return;
@@ -808,21 +830,156 @@ function redraw() {
   showFrame();
 }
 
-/** Two people at one board and A's blind start made, B's not: nothing may show A's. */
+/**
+ * B (a person) to choose while A's choice of the same moment is made and
+ * may not be shown: A's blind start, before B's (RULES.md 8.9), or A's
+ * choice of a tick, before B's of that tick (8.10). Nothing may show A's.
+ */
 function secret() {
   if (!st || rec || !game || view !== null) return false;
   const p = parsePos(st.position);
-  return (p.phase || '').startsWith('s1') && settings().b === 'human';
+  if (settings().b !== 'human') return false;
+  return (p.phase || '').startsWith('s1') || aChoseThisTick(p);
 }
 
-const HIDDEN = '(hidden: A has chosen his start blind, B has not chosen yet)';
+/** B's tick choice, A having chosen in the same tick (he had a hold left before it). */
+function aChoseThisTick(p) {
+  if (!p.tick || p.side !== 'b' || !p.racers) return false;
+  const a = p.racers[0];
+  return !a.done && (+(a.holds || 0) > 0 || a.held === '1');
+}
+
+function hiddenWords() {
+  const p = parsePos(st.position);
+  return p.tick ? '(hidden: A has made his choice of this tick, B has not chosen yet)'
+    : '(hidden: A has chosen his start blind, B has not chosen yet)';
+}
+
+/**
+ * Each racer's holds left, as may be shown: at B's tick choice while A's
+ * choice is secret, A's as they were before it (a hold spent shows
+ * nothing). `null` for a racer with none to speak of (done, or no race).
+ */
+function holdsLeft(p) {
+  if (!p.racers) return [null, null];
+  return p.racers.map((r, i) => {
+    if (r.done) return null;
+    const held = r.held === '1' ? 1 : 0;
+    return +(r.holds || 0) + (i === 0 && held && secret() ? 1 : 0);
+  });
+}
+
+// ---------------------------------------------------------------- the race's holds
+
+/**
+ * A person's choice of a tick (RULES.md 8.10). At the slowest speed the
+ * race waits for it; at any other speed the tick starts after `tickMs()`
+ * and the choice made by then (Hold, H, the buttons) is played, a drop if
+ * none: so the board's pace says nothing of it.
+ */
+const tickState = { armed: false, ply: -1 };
+
+/** The time a person has for a tick's choice at the speed chosen; null when the race waits. */
+function tickMs() {
+  const v = +$('speed').value;
+  if (v <= 0) return null;
+  return Math.round(400 + 3600 * Math.pow(1 - v / 100, 2));
+}
+
+/** A person's tick choice is due on the live board. */
+function tickDue() {
+  return humanToMove() && parsePos(st.position).tick;
+}
+
+/** Start the time of the tick's choice now due (a new tick's: nothing chosen yet). */
+function startTick() {
+  if (tickState.ply !== game.moves.length) tickState.armed = false;
+  tickState.ply = game.moves.length;
+  renderRace();
+  const ms = tickMs();
+  if (ms === null) return;
+  const g = game;
+  const fire = () => {
+    if (game !== g || !tickDue() || tickState.ply !== g.moves.length) return;
+    if (busy > 0) { autoplayTimer = setTimeout(fire, 100); return; }
+    const mv = tickState.armed ? '_' : '.';
+    tickState.armed = false;
+    playMove(mv);
+  };
+  autoplayTimer = setTimeout(fire, ms);
+}
+
+function armTick(hold) {
+  tickState.armed = hold;
+  refocusBoard = false;
+  renderRace();
+  drawChoices();
+}
+
+/** Hold (the button, key H): a hold in the coming tick, or why there is none to take. */
+function hold() {
+  const c = cur();
+  const p = st ? parsePos(st.position) : null;
+  if (!c || !p) return;
+  if (holdsOf(c.g) === 0) return message('error', 'No hold: this game has none (Holds, at New game).');
+  if (!tickDue()) {
+    const me = p.racers && humanToMove() ? holdsLeft(p)[p.side === 'a' ? 0 : 1] : null;
+    if (me === 0) return message('error', `No hold left: ${p.side.toUpperCase()} has used his.`);
+    return message('error', 'No hold to take now: a hold is chosen at the start of a tick of the race, by a person to move.');
+  }
+  if (tickMs() === null) {
+    if (busy > 0) return;
+    clearTimeout(autoplayTimer);
+    return playMove('_');
+  }
+  armTick(!tickState.armed);
+}
+
+/** The Hold button, the holds left and what is due, for eyes and for screen readers. */
+function renderRace() {
+  const box = $('race');
+  const c = cur();
+  const p = st ? parsePos(st.position) : null;
+  const on = !!(c && p && !p.adj && holdsOf(c.g) > 0 && /^(s|r)/.test(p.phase || ''));
+  box.hidden = !on;
+  const b = $('hold');
+  const due = on && tickDue();
+  b.disabled = !due;
+  b.setAttribute('aria-pressed', String(due && tickMs() !== null && tickState.armed));
+  if (!on) { $('holds-left').textContent = ''; return; }
+  let t;
+  if (p.racers) {
+    const [a, bh] = holdsLeft(p);
+    t = `Holds left: A ${a === null ? '-' : a}, B ${bh === null ? '-' : bh}.`;
+  } else t = `Holds: each racer ${p.blindHolds}.`;
+  if (due) {
+    t += tickMs() === null ? ' Your tick: drop, or Hold (H).'
+      : tickState.armed ? ' You hold in this tick (Hold again to drop).' : ' Your tick: you drop unless you Hold (H) before it starts.';
+  }
+  $('holds-left').textContent = t;
+}
+
+/** What tick ply `k` of game `g` ended, in words: who held, who dropped. */
+function tickOutcome(g, k) {
+  if (!g.pos || k < 1 || !g.pos[k - 1]) return null;
+  const before = parsePos(g.pos[k - 1]);
+  if (!before.tick) return null;
+  const after = g.pos[k] ? parsePos(g.pos[k]) : null;
+  // A's choice with B still to choose: the tick has not run.
+  if (after && after.tick && after.side === 'b' && after.stage === before.stage) return null;
+  const mv = g.moves[k - 1];
+  const aHeld = before.side === 'a' ? mv === '_' : before.racers[0].held === '1';
+  const bHeld = before.side === 'b' && mv === '_';
+  const w = (held) => (held ? 'held' : 'dropped');
+  return `Tick ${before.stage.split('.')[0]}: A ${w(aHeld)}, B ${w(bHeld)}.`;
+}
 
 function renderInfo() {
   const p = parsePos(st.position);
   const c = cur();
   const pos = $('position');
   const hide = secret();
-  pos.value = hide ? HIDDEN : st.position;
+  pos.value = hide ? hiddenWords() : st.position;
   const over = st.d.find((l) => l.startsWith('game over'));
   let s;
   if (over) s = over.replace('game over: ', 'Game over: ');
@@ -832,6 +989,13 @@ function renderInfo() {
     if (c.live && settings()[p.side] === 'engine' && !$('autoplay').checked) {
       s += ' - the engine is paused: "Engine, move now" or tick "engines play on"';
     }
+  }
+  if (holdsOf(c.g) > 0 && p.racers) {
+    // Each tick's outcome and the holds left, said in the live status.
+    const out = tickOutcome(c.g, c.ply);
+    const [a, b] = holdsLeft(p);
+    if (out) s = `${out} ${s}`;
+    if (!over) s += ` - holds left: A ${a === null ? '-' : a}, B ${b === null ? '-' : b}`;
   }
   if (rec) s = `Record game ${rec.gi + 1}, ply ${rec.ply} of ${c.g.moves.length} - ` + s;
   else if (view !== null) s = `Ply ${view} of ${game.moves.length} shown (End returns to the game) - ` + s;
@@ -863,11 +1027,12 @@ function renderInfo() {
     ml.appendChild(b);
   }
   $('diagram').textContent = st.d
-    .filter((l) => !(hide && (l.startsWith("A's blind start") || l.startsWith('position '))))
+    .filter((l) => !(hide && (l.startsWith("A's blind start") || l.startsWith('position ') || l.startsWith('racer A:'))))
     .join('\n');
   renderHistory(hide);
   $('nav-ply').textContent = `ply ${c.ply} of ${c.g.moves.length}`;
   if (humanToMove()) startEntry();
+  renderRace();
 }
 
 function renderEval(p) {
@@ -908,7 +1073,8 @@ function renderHistory(hide) {
     const li = document.createElement('li');
     const b = document.createElement('button');
     const secretPly = hide && i === g.moves.length - 1;
-    b.textContent = secretPly ? 'A: (blind start, hidden)' : plyWords(g, i, g.pos && g.pos[i]);
+    b.textContent = !secretPly ? plyWords(g, i, g.pos && g.pos[i])
+      : parsePos(st.position).tick ? 'A: tick choice (hidden)' : 'A: (blind start, hidden)';
     if (!secretPly) li.dataset.move = m;
     li.dataset.ply = i + 1;
     if (i + 1 === c.ply) { li.classList.add('current'); b.setAttribute('aria-current', 'step'); }
@@ -925,7 +1091,7 @@ function renderHistory(hide) {
 async function positionAt(g, k) {
   g.pos = g.pos || [g.start];
   if (!g.pos[k]) {
-    const s = await req('state', { start: g.start, moves: g.moves.slice(0, k) });
+    const s = await req('state', { start: g.start, moves: g.moves.slice(0, k), holds: holdsOf(g) });
     g.pos[k] = s.position;
   }
   return g.pos[k];
@@ -954,7 +1120,7 @@ async function goTo(k, play) {
     choiceSpot = null;
     if (k >= 1) {
       const before = await positionAt(g, k - 1);
-      const tr = await req('trace', { start: g.start, moves: g.moves.slice(0, k - 1), move: g.moves[k - 1] });
+      const tr = await req('trace', { start: g.start, moves: g.moves.slice(0, k - 1), holds: holdsOf(g), move: g.moves[k - 1] });
       const frames = framesOf(before, tr.trace);
       anim.forPos = traceEnd(tr.trace);
       if (play) await playFrames(frames);
@@ -974,7 +1140,7 @@ function scheduleNext() {
   const p = parsePos(st.position);
   if (settings()[p.side] === 'engine' && $('autoplay').checked) {
     autoplayTimer = setTimeout(() => { if (busy === 0) engineMove(); }, 50);
-  }
+  } else if (tickDue()) startTick();
 }
 
 async function engineMove(analyseOnly = false) {
@@ -982,15 +1148,19 @@ async function engineMove(analyseOnly = false) {
   setBusy(1);
   const g = game;
   const s = settings();
-  const mover = parsePos(st.position).side.toUpperCase();
-  $('analysis').textContent = 'thinking...';
+  const pp = parsePos(st.position);
+  const mover = pp.side.toUpperCase();
+  // A's blind start or tick choice, B a person: what A's search says
+  // would tell B what A chose.
+  const unseen = pp.side === 'a' && s.b === 'human' && ((pp.phase || '').startsWith('s2') || pp.tick);
+  $('analysis').textContent = unseen ? "A's search is not shown: B chooses without seeing A's choice" : 'thinking...';
   $('pv').textContent = '';
   const blind = [];
-  infoSink = (l) => showInfo(l, blind, mover);
+  infoSink = unseen ? null : (l) => showInfo(l, blind, mover);
   let best = null;
   document.body.dataset.thinking = '1';
   try {
-    const r = await req('go', { start: game.start, moves: game.moves, algorithm: s.algorithm, movetime: s.movetime });
+    const r = await req('go', { start: game.start, moves: game.moves, holds: holdsOf(game), algorithm: s.algorithm, movetime: s.movetime });
     best = r.bestmove;
   } catch (e) {
     message('error', e.message);
@@ -1007,14 +1177,14 @@ async function engineMove(analyseOnly = false) {
     if (best === '0000') return message('error', 'The engine found no move.');
     if (!st.moves.some(([m]) => m === best)) return message('error', `The engine answered ${best}, not a legal move here; not played.`);
     await playMove(best);
-  } else if (best) {
+  } else if (best && !unseen) {
     const p = parsePos(st.position);
     $('pv').textContent = `best ${moveLabel(p, p.side, best)}; ` + $('pv').textContent;
   }
 }
 
 function showInfo(line, blind, mover) {
-  if (line.startsWith('info string blind choice')) {
+  if (line.startsWith('info string blind choice') || line.startsWith('info string tick choice')) {
     blind.push(line);
     return;
   }
@@ -1038,7 +1208,10 @@ function showInfo(line, blind, mover) {
   if (pi >= 0) $('pv').textContent = 'principal variation (engine notation): ' + f.slice(pi + 1).join(' ');
 }
 
-/** `info string blind choice X with probability P (strategy a:0.1 b:0.2 ...; value V for S)` */
+/**
+ * `info string blind choice X with probability P (strategy a:0.1 b:0.2 ...; value V for S)`,
+ * or `info string tick choice ...`, a tick's drop or hold drawn the same way (RULES.md 8.10).
+ */
 function drawBlindChart(line) {
   const m = line.match(/choice (\S+) with probability (\S+) \(strategy ([^;]*); value (.*)\)/);
   const svg = $('blind-chart');
@@ -1050,7 +1223,11 @@ function drawBlindChart(line) {
   svg.setAttribute('viewBox', `0 0 ${W} ${parts.length * (barH + 4) + 40}`);
   const t = el('text', { x: 0, y: 14, class: 'chart-title' }, svg);
   const L = (k) => moveLabel(p, p.side, k);
-  t.textContent = `Blind start of ${p.side.toUpperCase()}: equilibrium strategy (probabilities); drew ${L(m[1])}`;
+  const what = line.startsWith('info string tick')
+    ? `Tick ${p.stage ? p.stage.split('.')[0] : ''} choice of ${p.side.toUpperCase()} (. drop, _ hold)`
+    : `Blind start of ${p.side.toUpperCase()}`;
+  t.textContent = `${what}: equilibrium strategy (probabilities); drew ${L(m[1])}`;
+  svg.setAttribute('aria-label', `The engine's strategy: ${t.textContent}`);
   svg.dataset.value = m[4];
   parts.forEach(([k, v], i) => {
     const y = 24 + i * (barH + 4);
@@ -1072,6 +1249,7 @@ function clearPanels() {
   anim.frames = [];
   anim.forPos = null;
   $('blind-chart').innerHTML = '';
+  $('blind-chart').setAttribute('aria-label', "The engine's strategy for its blind start or tick");
   $('analysis').textContent = '';
   $('pv').textContent = '';
   $('record-out').value = '';
@@ -1085,8 +1263,9 @@ function clearRecords() {
   $('record-file').value = '';
 }
 
-/** The header's code, width and opening set to what position string `s` is. */
-function settingsFrom(s) {
+/** The header's code, width and opening set to what position string `s` is, and the holds to `holds`. */
+function settingsFrom(s, holds) {
+  if (holds !== undefined) $('holds').value = holds;
   const f = s.trim().split(/\s+/);
   const [code, w] = f[0].split(':');
   if (![...$('variant').options].some((o) => o.value === code)) return;
@@ -1097,6 +1276,7 @@ function settingsFrom(s) {
     const ph = f[3] || '';
     if (ph.startsWith('s') || ph.startsWith('r')) $('opening').value = 'simultaneous';
     else if (ph.startsWith('o')) $('opening').value = 'sequential';
+    fillColumns();
   }
   settingsNote(false);
 }
@@ -1105,8 +1285,8 @@ function settingsNote(changed) {
   const n = $('settings-note');
   n.classList.toggle('changed', changed);
   n.textContent = changed
-    ? 'Code, width or opening changed: it takes effect at New game (the game on the board is kept until then).'
-    : 'Code, width and opening take effect at New game; players and engine at once.';
+    ? 'Code, width, opening or holds changed: it takes effect at New game (the game on the board is kept until then).'
+    : 'Code, width, opening and holds take effect at New game; players and engine at once.';
 }
 
 async function newGame() {
@@ -1114,10 +1294,10 @@ async function newGame() {
   if (busy > 0) await req('stop').catch(() => {});
   const s = settings();
   await busyDo(async () => {
-    const r = await req('newgame', { variant: s.variant, columns: s.columns, opening: s.opening });
+    const r = await req('newgame', { variant: s.variant, columns: s.columns, opening: s.opening, holds: s.holds });
     clearRecords();
     clearPanels();
-    game = newGameObject(r.start);
+    game = newGameObject(r.start, [], [], s.holds);
     $('autoplay').checked = true;
     settingsNote(false);
     saveGame();
@@ -1129,15 +1309,16 @@ async function newGame() {
 async function setUp() {
   const s = $('fen-input').value;
   await busyDo(async () => {
-    const r = await req('setup', { fen: s });
+    const holds = settings().holds;
+    const r = await req('setup', { fen: s, holds });
     clearRecords();
     clearPanels();
-    game = newGameObject(r.start);
+    game = newGameObject(r.start, [], [], holds);
     settingsFrom(r.start);
     message('note', 'Position set up.');
     saveGame();
     await refresh();
-  }, (m) => 'Position string refused: ' + m + ' (the game on the board is kept)');
+  }, (m) => 'Position string refused: ' + m + (/RaceHolds/.test(m) ? ' (set Holds to the position\'s)' : '') + ' (the game on the board is kept)');
   scheduleNext();
 }
 
@@ -1160,7 +1341,7 @@ async function loadRecords(text) {
       sel.appendChild(o);
     });
     rec.ply = recordStart(records[0]);
-    settingsFrom(records[0].start);
+    settingsFrom(records[0].start, records[0].holds);
     await fillPositions(records[0]);
     const n = r.games.length === 1 ? '1 game' : `${r.games.length} games`;
     message('note', `${n} loaded; walk through them with the move list or the arrow keys.` + unfinishedNote(records[0]));
@@ -1182,7 +1363,7 @@ async function pickRecord(i) {
   clearPanels();
   rec = { games: records, gi: i, ply: recordStart(records[i]) };
   await busyDo(async () => {
-    settingsFrom(records[i].start);
+    settingsFrom(records[i].start, records[i].holds);
     await fillPositions(records[i]);
     await refresh();
   });
@@ -1203,7 +1384,7 @@ async function saveRecord() {
   if (!game) return;
   await busyDo(async () => {
     await fillPositions(game);
-    const r = await req('record', { start: game.start, moves: game.moves, a: namesOf(game, 'a'), b: namesOf(game, 'b') });
+    const r = await req('record', { start: game.start, moves: game.moves, holds: holdsOf(game), a: namesOf(game, 'a'), b: namesOf(game, 'b') });
     $('record-out').value = r.record;
     const a = document.createElement('a');
     a.href = URL.createObjectURL(new Blob([r.record], { type: 'text/plain' }));
@@ -1235,7 +1416,7 @@ async function takeBack() {
   anim.playing = false;
   if (anim.resolve) finishAnim();
   // A new object: an engine answer or a trace still under way is for the old one.
-  game = { start: game.start, moves: game.moves.slice(0, k), pos: game.pos.slice(0, k + 1), by: game.by.slice(0, k) };
+  game = { start: game.start, moves: game.moves.slice(0, k), pos: game.pos.slice(0, k + 1), by: game.by.slice(0, k), holds: holdsOf(game) };
   entry = null;
   choiceSpot = null;
   view = null;
@@ -1264,6 +1445,7 @@ function fillColumns() {
   sel.value = +keep <= max ? keep : '8';
   sel.disabled = v !== 'didinga';
   $('opening').disabled = v === 'adjiboto';
+  $('holds').disabled = v === 'adjiboto' || $('opening').value === 'sequential';
 }
 
 /** ← → Home End walk through the game where the keys have no other use. */
@@ -1271,6 +1453,11 @@ function pageKey(e) {
   const t = e.target;
   if (e.key === 'Escape') { cancelEntry(); return; }
   if (e.altKey || e.ctrlKey || e.metaKey) return;
+  if ((e.key === 'h' || e.key === 'H') && !(t && t.closest && t.closest('input, select, textarea'))) {
+    e.preventDefault();
+    hold();
+    return;
+  }
   if (t && t.closest && t.closest('input, select, textarea, #choices')) return;
   if (t && t.closest && t.closest('#board') && e.key.startsWith('Arrow')) return;
   const c = cur();
@@ -1283,8 +1470,12 @@ function pageKey(e) {
 
 function wire() {
   $('variant').addEventListener('change', () => { fillColumns(); settingsNote(true); });
-  for (const id of ['columns', 'opening']) $(id).addEventListener('change', () => settingsNote(true));
+  for (const id of ['columns', 'opening']) $(id).addEventListener('change', () => { fillColumns(); settingsNote(true); });
   $('new-game').addEventListener('click', newGame);
+  $('hold').addEventListener('click', hold);
+  $('holds').addEventListener('change', () => settingsNote(true));
+  // A tick's time follows the speed (the slowest waits): started again.
+  $('speed').addEventListener('change', () => { if (tickDue()) { clearTimeout(autoplayTimer); startTick(); drawChoices(); } });
   $('flip').addEventListener('click', () => { flipped = !flipped; saveGame(); redraw(); });
   $('fen-set').addEventListener('click', setUp);
   $('fen-input').addEventListener('keydown', (e) => { if (e.key === 'Enter') { e.preventDefault(); setUp(); } });
@@ -1345,7 +1536,7 @@ function wire() {
     if (!rec) return message('error', 'No record is being walked through: load a record file first.');
     const g = rec.games[rec.gi];
     clearPanels();
-    game = { start: g.start, moves: g.moves.slice(0, rec.ply), pos: (g.pos || [g.start]).slice(0, rec.ply + 1), by: g.moves.slice(0, rec.ply).map(() => 'from a record') };
+    game = { start: g.start, moves: g.moves.slice(0, rec.ply), pos: (g.pos || [g.start]).slice(0, rec.ply + 1), by: g.moves.slice(0, rec.ply).map(() => 'from a record'), holds: holdsOf(g) };
     rec = null;
     saveGame();
     await refresh();
@@ -1364,7 +1555,7 @@ async function main() {
     const r = await req('load_game');
     if (r.game && r.game.start) {
       const s = r.game.settings || {};
-      for (const [id, k] of [['variant', 'variant'], ['opening', 'opening'], ['player-a', 'a'], ['player-b', 'b'], ['algorithm', 'algorithm'], ['movetime', 'movetime']]) {
+      for (const [id, k] of [['variant', 'variant'], ['opening', 'opening'], ['holds', 'holds'], ['player-a', 'a'], ['player-b', 'b'], ['algorithm', 'algorithm'], ['movetime', 'movetime']]) {
         if (s[k] !== undefined) $(id).value = s[k];
       }
       fillColumns();
@@ -1372,7 +1563,7 @@ async function main() {
       if (s.autoplay !== undefined) $('autoplay').checked = !!s.autoplay;
       flipped = !!r.game.flipped;
       const moves = r.game.moves || [];
-      game = newGameObject(r.game.start, moves, r.game.by || moves.map(() => 'unknown'));
+      game = newGameObject(r.game.start, moves, r.game.by || moves.map(() => 'unknown'), r.game.holds || 0);
       await fillPositions(game);
       message('note', 'The game in progress was restored.');
       await refresh();

@@ -20,8 +20,12 @@
 //! decision and Esc by the keyboard, the hot-seat secrecy of a blind start
 //! (the page's HTML, inputs, tooltips and the clipboard), walking the move
 //! list, take back against the engine and a reload while it thinks, and a
-//! whole Didinga game played with the keyboard alone; axe-core (npm,
-//! `.ci/browser` installs it into `target/axe`) checks the page at six
+//! whole Didinga game played with the keyboard alone; the race with holds
+//! (issue 31: Holds refused out of range, Hold by the key H and by the
+//! button, the holds left and each tick's outcome in the status, a tick
+//! that plays itself when its time is up, the hot-seat secrecy of a tick's
+//! choice: the page the same after A's hold as after his drop); axe-core (npm,
+//! `.ci/browser` installs it into `target/axe`) checks the page at eight
 //! states for serious and critical findings.
 
 mod common;
@@ -587,6 +591,7 @@ async fn scenario(page: Page) {
     phone(&page).await;
     keyboard_lango_decision(&page).await;
     hot_seat_secrecy(&page).await;
+    holds_in_the_race(&page).await;
     history_is_walked(&page).await;
     take_back_against_the_engine(&page).await;
     keyboard_didinga_game(&page).await;
@@ -845,7 +850,7 @@ async fn words_and_panels(page: &Page) {
     let changed = page.js(note).await;
     assert_eq!(
         changed[0],
-        "Code, width or opening changed: it takes effect at New game (the game on the board is kept until then).",
+        "Code, width, opening or holds changed: it takes effect at New game (the game on the board is kept until then).",
         "{changed}"
     );
     assert_eq!(changed[1], "changed", "{changed}");
@@ -1406,6 +1411,319 @@ async fn hot_seat_secrecy(page: &Page) {
     );
 }
 
+/// Everything the page shows or holds for a person to read: its HTML,
+/// its inputs, its tooltips.
+async fn page_text(page: &Page) -> String {
+    page.js(
+        r#"const inputs = [...document.querySelectorAll('input, textarea')].map(e => e.value);
+        const titles = [...document.querySelectorAll('[title]')].map(e => e.getAttribute('title'));
+        const svgTitles = [...document.querySelectorAll('title')].map(e => e.textContent);
+        return [document.documentElement.outerHTML, ...inputs, ...titles, ...svgTitles].join('\n');"#,
+    )
+    .await
+    .as_str()
+    .unwrap()
+    .to_string()
+}
+
+/// The Hold button and the holds shown: [disabled, aria-pressed, hidden, text].
+async fn race_box(page: &Page) -> Value {
+    page.js(r#"const b = document.getElementById('hold');
+        return [b.disabled, b.getAttribute('aria-pressed'), document.getElementById('race').hidden,
+          document.getElementById('holds-left').textContent];"#)
+        .await
+}
+
+/// Wait until the game has `n` plies and the page is idle (a tick's
+/// choice in a running race plays itself when its time is up).
+async fn plies(page: &Page, n: usize) -> Value {
+    let t0 = Instant::now();
+    loop {
+        let s = page.snapshot().await;
+        if s["all"].as_u64().unwrap() as usize >= n && s["busy"] == "0" {
+            return s;
+        }
+        assert!(t0.elapsed() < PATIENCE, "no ply {n}: {s}");
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+}
+
+/// A new game with `holds` (typed into Holds) at the speed `speed`.
+async fn new_game_with_holds(page: &Page, holds: &str, speed: u32, players: [&str; 2]) -> Value {
+    page.js(&format!(
+        "document.getElementById('holds').value = '{holds}'; document.getElementById('speed').value = '{speed}';"
+    ))
+    .await;
+    page.new_game_of("didinga", 8, "simultaneous", "alphabeta", players)
+        .await;
+    page.settle().await
+}
+
+/// Play the first start offered to `side` by a click on its hole.
+async fn first_start(page: &Page, s: &Value, side: &str) -> Value {
+    let h = s["moves"][0][0].as_str().unwrap().to_string();
+    page.click(&format!(
+        "#board g.hole[data-side='{side}'][data-hole='{h}']"
+    ))
+    .await;
+    page.settle().await
+}
+
+/// The race with holds (RULES.md 8.10, issue 31): Holds out of range is
+/// refused and the game kept; a person holds by the key H and by the Hold
+/// button, which is disabled when no choice is due or no hold is left; the
+/// holds left and each tick's outcome are said in the live status; in a
+/// running race a tick's choice plays itself when its time is up (a drop,
+/// or the hold chosen by then); in hot seat nothing on the page tells B
+/// what A chose in the tick before B has chosen.
+async fn holds_in_the_race(page: &Page) {
+    // Holds 9: refused by the server, the game on the board kept.
+    let s0 = new_game_with_holds(page, "0", 100, ["human", "engine"]).await;
+    assert_eq!(race_box(page).await[2], true, "no holds, no Hold button");
+    page.js("document.getElementById('holds').value = '9';")
+        .await;
+    page.click("#new-game").await;
+    let s = page.idle().await;
+    assert_eq!(s["kind"], "error", "{s}");
+    assert!(
+        s["message"].as_str().unwrap().contains("bad 'holds': 9"),
+        "{s}"
+    );
+    assert_eq!(
+        (&s["start"], &s["position"]),
+        (&s0["start"], &s0["position"])
+    );
+    // A position string whose holds disagree with Holds: refused, kept.
+    page.js("document.getElementById('holds').value = '0'; document.getElementById('fen-input').value = '';")
+        .await;
+    let fen = s0["start"]
+        .as_str()
+        .unwrap()
+        .replace(" s2 ", " s2,holds=2 ");
+    let input = page.c.find(Locator::Id("fen-input")).await.unwrap();
+    input.send_keys(&fen).await.unwrap();
+    page.key(KEY_ENTER).await;
+    let s = page.idle().await;
+    assert_eq!(s["kind"], "error", "{s}");
+    let m = s["message"].as_str().unwrap();
+    assert!(
+        m.contains("the position gives each racer 2 holds but RaceHolds is 0")
+            && m.contains("set Holds to the position's")
+            && m.ends_with("(the game on the board is kept)"),
+        "{s}"
+    );
+    assert_eq!(
+        (&s["start"], &s["position"]),
+        (&s0["start"], &s0["position"])
+    );
+
+    // Holds 2, the race waiting for each choice (the slowest speed).
+    let s = new_game_with_holds(page, "2", 0, ["human", "engine"]).await;
+    assert!(
+        s["position"].as_str().unwrap().ends_with(" a s2,holds=2 0"),
+        "{s}"
+    );
+    assert_eq!(
+        race_box(page).await,
+        json!([true, "false", false, "Holds: each racer 2."])
+    );
+    // H at a blind start: no hold to take, nothing played.
+    page.js("document.activeElement.blur();").await;
+    page.key('h').await;
+    let s = page.snapshot().await;
+    assert_eq!(s["kind"], "error", "{s}");
+    assert!(
+        s["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("No hold to take now"),
+        "{s}"
+    );
+    assert_eq!(s["all"], 0, "{s}");
+    let s = first_start(page, &s, "a").await;
+    // The engine's blind start; then tick 1, A's choice.
+    assert!(s["position"].as_str().unwrap().contains(" a r 1.0 "), "{s}");
+    assert_eq!(s["choices"], json!([".", "_"]), "{s}");
+    let rb = race_box(page).await;
+    assert_eq!(rb[0], false, "{rb}");
+    assert!(
+        rb[3].as_str().unwrap().starts_with("Holds left: A 2, B 2."),
+        "{rb}"
+    );
+    assert!(
+        s["status"]
+            .as_str()
+            .unwrap()
+            .ends_with("holds left: A 2, B 2"),
+        "{s}"
+    );
+    page.axe("a tick's choice with holds").await;
+    // By the key.
+    page.js("document.activeElement.blur();").await;
+    page.key('h').await;
+    let s = plies(page, 4).await;
+    let s = if s["human"] == "1" {
+        s
+    } else {
+        page.settle().await
+    };
+    assert_eq!(s["history"][2], "_", "{s}");
+    assert!(
+        s["shown"][2]
+            .as_str()
+            .unwrap()
+            .starts_with("A: tick 1: hold: let this tick pass without dropping (_)"),
+        "{s}"
+    );
+    let b1 = s["history"][3].as_str().unwrap().to_string();
+    // The engine's tick choice, drawn from its equilibrium, is charted.
+    let chart = page
+        .js("return document.querySelector('#blind-chart .chart-title').textContent")
+        .await;
+    assert!(
+        chart.as_str().unwrap().starts_with(
+            "Tick 1 choice of B (. drop, _ hold): equilibrium strategy (probabilities); drew "
+        ),
+        "{chart}"
+    );
+    assert!(s["bars"].as_u64().unwrap() >= 1, "{s}");
+    let status = s["status"].as_str().unwrap();
+    let b_did = if b1 == "_" { "held" } else { "dropped" };
+    assert!(
+        status.starts_with(&format!("Tick 1: A held, B {b_did}.")),
+        "{s}"
+    );
+    let b_left = if b1 == "_" { 1 } else { 2 };
+    assert!(
+        status.ends_with(&format!("holds left: A 1, B {b_left}")),
+        "{s}"
+    );
+    assert!(s["position"].as_str().unwrap().contains(" a r 2.0 "), "{s}");
+    // By the button; the rest of the race at full speed.
+    page.click("#hold").await;
+    page.js("document.getElementById('speed').value = '100';")
+        .await;
+    let s = plies(page, 5).await;
+    assert_eq!(s["history"][4], "_", "{s}");
+    let s = page.settle().await;
+    assert_eq!(
+        race_box(page).await[0],
+        true,
+        "no hold left: the button is off"
+    );
+    // H with no hold left: a clear error, nothing played.
+    let n = s["all"].clone();
+    page.js("document.activeElement.blur();").await;
+    page.key('h').await;
+    let s = page.snapshot().await;
+    assert_eq!(s["kind"], "error", "{s}");
+    assert!(s["message"].as_str().unwrap().starts_with("No hold"), "{s}");
+    assert_eq!(s["all"], n, "{s}");
+
+    // A running race: the tick's choice plays itself when its time is up.
+    let s = new_game_with_holds(page, "1", 40, ["human", "engine"]).await;
+    let s = first_start(page, &s, "a").await;
+    assert!(s["position"].as_str().unwrap().contains(" a r 1.0 "), "{s}");
+    let t0 = Instant::now();
+    let s = plies(page, 3).await;
+    assert_eq!(s["history"][2], ".", "no choice made: A drops: {s}");
+    assert!(
+        t0.elapsed() >= Duration::from_millis(1000),
+        "the tick had its time"
+    );
+    let s = page.settle().await;
+    assert!(s["position"].as_str().unwrap().contains(" a r 2.0 "), "{s}");
+    page.js("document.activeElement.blur();").await;
+    page.key('h').await;
+    let rb = race_box(page).await;
+    assert_eq!(rb[1], "true", "H chose the hold: {rb}");
+    assert_eq!(
+        page.snapshot().await["all"],
+        4,
+        "played when the tick starts"
+    );
+    let s = plies(page, 5).await;
+    assert_eq!(s["history"][4], "_", "{s}");
+    page.js("document.getElementById('speed').value = '100';")
+        .await;
+    page.settle().await;
+
+    // Hot seat: after A's choice, the page is the same whether he held
+    // or dropped; B's choice shows the tick.
+    let mut texts = Vec::new();
+    for a in ["_", "."] {
+        let s = new_game_with_holds(page, "2", 0, ["human", "human"]).await;
+        let s = first_start(page, &s, "a").await;
+        let s = first_start(page, &s, "b").await;
+        assert!(s["position"].as_str().unwrap().contains(" a r 1.0 "), "{s}");
+        if a == "_" {
+            page.click("#hold").await;
+        } else {
+            page.click("#choices button[data-token='.']").await;
+        }
+        let s = page.settle().await;
+        let secret = s["position"].as_str().unwrap().to_string();
+        assert!(secret.contains(" b r 1.0 "), "{s}");
+        assert_eq!(secret.contains("held=1"), a == "_", "{s}");
+        let text = page_text(page).await;
+        assert!(!text.contains(&secret), "the page shows {secret}");
+        assert!(!text.contains("held=1") && !text.contains("holds in this tick"));
+        assert!(text.contains("A: tick choice (hidden)"));
+        texts.push(text);
+        if a == "_" {
+            page.axe("hot seat, a tick's choice hidden").await;
+        }
+    }
+    assert!(
+        texts[0] == texts[1],
+        "the page differs after A's hold and after A's drop"
+    );
+    key_choice(page, ".").await;
+    let s = page.settle().await;
+    assert_eq!(s["history"][3], ".", "{s}");
+    assert!(
+        s["status"]
+            .as_str()
+            .unwrap()
+            .starts_with("Tick 1: A dropped, B dropped."),
+        "{s}"
+    );
+    let shown = page
+        .js("return document.getElementById('position').value")
+        .await;
+    assert_eq!(shown, s["position"], "{s}");
+    page.shot("holds-hot-seat.png").await;
+
+    // The engine plays A, a person B: the engine's search for A's blind
+    // start and for A's tick is not shown to B, nor what it chose.
+    let s = new_game_with_holds(page, "2", 0, ["engine", "human"]).await;
+    assert!(s["position"].as_str().unwrap().contains(" b s1:"), "{s}");
+    let unseen = "return [document.getElementById('analysis').textContent, document.getElementById('pv').textContent, document.querySelectorAll('#blind-chart rect.bar').length]";
+    let shown = page.js(unseen).await;
+    assert_eq!(
+        shown,
+        json!([
+            "A's search is not shown: B chooses without seeing A's choice",
+            "",
+            0
+        ]),
+        "{s}"
+    );
+    let s = first_start(page, &s, "b").await;
+    let p = s["position"].as_str().unwrap().to_string();
+    assert!(p.contains(" b r 1.0 "), "{s}");
+    assert_eq!(page.js(unseen).await, shown, "{s}");
+    let text = page_text(page).await;
+    assert!(
+        !text.contains(&p) && !text.contains("held=1"),
+        "the page shows {p}"
+    );
+    assert!(text.contains("A: tick choice (hidden)"));
+    page.shot("holds-vs-engine.png").await;
+    page.js("document.getElementById('holds').value = '0'; document.getElementById('speed').value = '100';")
+        .await;
+}
+
 /// The move list walks the game: a click on a ply shows the position
 /// after it and its move again drop by drop; the arrow keys, Home and End
 /// walk it too; End comes back to the game, which goes on.
@@ -1521,12 +1839,14 @@ async fn take_back_against_the_engine(page: &Page) {
     // A reload while the engine is to move and thinks: the restored game
     // goes on (the reload used to untick "engines play on").
     // (The engine paused first, so that it does not take A's side of the
-    // game above; New game sets it playing again.)
+    // game above; New game sets it playing again. Didinga 4x12: the 4x8
+    // sequential start is in the book, answered at once, and the page
+    // could be seen thinking too briefly to be caught at it.)
     page.click("#stop").await;
     page.idle().await;
     for (id, v) in [
         ("variant", "didinga"),
-        ("columns", "8"),
+        ("columns", "12"),
         ("opening", "sequential"),
         ("player-a", "engine"),
         ("player-b", "human"),

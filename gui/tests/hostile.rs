@@ -431,3 +431,54 @@ async fn only_a_record_file_may_be_long() {
         r["error"]
     );
 }
+
+/// A page asking for holds the rules do not have (RULES.md 8.10: 0..8),
+/// while another page's search runs: a clear error for it, its connection
+/// kept; the search and the engine go on untouched, and a good request
+/// is answered after.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn holds_out_of_range_are_refused_and_change_nothing() {
+    let (port, app) = board_and_app().await;
+    let (a, mut ra) = searching_page(&app).await;
+    let mut ws = own_page(port).await;
+    let start = Position::start(Variant::Didinga, 8, Opening::Simultaneous).unwrap();
+    for (i, bad) in [
+        json!(9),
+        json!(-1),
+        json!(255),
+        json!("8"),
+        json!(1.5),
+        json!([2]),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        send(
+            &mut ws,
+            json!({"id": i, "op": "newgame", "variant": "didinga", "columns": 8,
+                   "opening": "simultaneous", "holds": bad}),
+        )
+        .await;
+        let r = reply_within(&mut ws, Duration::from_secs(5))
+            .await
+            .expect("no answer while another page searches: the engine was waited for");
+        assert_eq!(r["id"], i, "{r}");
+        assert!(
+            r["error"]
+                .as_str()
+                .is_some_and(|e| e.starts_with("bad 'holds': ")),
+            "{r}"
+        );
+    }
+    page_still_searching(&a, &mut ra, Duration::from_millis(500)).await;
+    send(
+        &mut ws,
+        json!({"id": 99, "op": "state", "start": start.to_string(), "moves": ["l"], "holds": 0}),
+    )
+    .await;
+    let r = reply_within(&mut ws, Duration::from_secs(30))
+        .await
+        .unwrap();
+    assert_eq!(r["id"], 99);
+    assert!(r["position"].as_str().unwrap().contains(" s1:l "), "{r}");
+}

@@ -393,3 +393,262 @@ async fn a_stop_right_after_a_go_ends_that_search() {
         assert!(start.parse_move(mv).is_ok(), "{best}");
     }
 }
+
+/// `didinga:8`'s simultaneous start with `holds` holds a racer.
+fn start_with_holds(holds: u8) -> Position {
+    let p = Position::start(Variant::Didinga, 8, Opening::Simultaneous).unwrap();
+    p.with_race_holds(holds).unwrap()
+}
+
+/// A choro whose input is copied, line by line, to `log`: what the
+/// server told the engine.
+fn logged_engine(log: &std::path::Path) -> Arc<App> {
+    App::new(
+        PathBuf::from("/bin/sh"),
+        &[
+            "-c".into(),
+            format!(
+                "tee -a '{}' | '{}'",
+                log.display(),
+                binary("choro").display()
+            ),
+        ],
+    )
+}
+
+#[test]
+fn the_servers_holds_bound_is_the_engines() {
+    assert_eq!(choro_gui::MAX_HOLDS, choro_engine::MAX_HOLDS);
+}
+
+/// A new game with holds (RULES.md 8.10): the engine's RaceHolds, its
+/// start `s2,holds=N`; the game's later requests run under it. Bad input:
+/// holds out of range, a position whose holds disagree, a hold with none
+/// left: a clear error each, and nothing the engine was told changes.
+#[tokio::test]
+async fn a_game_with_holds_and_its_bad_inputs() {
+    let dir = std::env::temp_dir().join(format!("choro-gui-holds-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let log = dir.join("engine-input");
+    let _ = std::fs::remove_file(&log);
+    let app = logged_engine(&log);
+    let r = ask(
+        &app,
+        json!({"op": "newgame", "variant": "didinga", "columns": 8, "opening": "simultaneous", "holds": 2}),
+    )
+    .await;
+    let start = start_with_holds(2).to_string();
+    assert_eq!(r["start"], start, "{r}");
+    let told = std::fs::read_to_string(&log).unwrap();
+    assert!(
+        told.contains("setoption name RaceHolds value 2\n"),
+        "{told}"
+    );
+    // Out of range, or not a whole number: refused before the engine is
+    // told anything.
+    for bad in [
+        json!(9),
+        json!(-1),
+        json!(2.5),
+        json!("2"),
+        json!(1u64 << 40),
+    ] {
+        let before = std::fs::read_to_string(&log).unwrap();
+        for op in ["newgame", "setup", "state", "go"] {
+            let r = ask(
+                &app,
+                json!({"op": op, "variant": "didinga", "columns": 8, "opening": "simultaneous",
+                       "fen": start, "start": start, "moves": [], "holds": bad,
+                       "algorithm": "random", "movetime": 10}),
+            )
+            .await;
+            let e = r["error"]
+                .as_str()
+                .unwrap_or_else(|| panic!("{op} {bad}: {r}"));
+            assert!(
+                e.starts_with("bad 'holds': ") && e.contains("from 0 to 8"),
+                "{op} {bad}: {r}"
+            );
+        }
+        assert_eq!(std::fs::read_to_string(&log).unwrap(), before, "{bad}");
+    }
+    // The game goes on under its holds: A holds in tick 1.
+    let r = ask(
+        &app,
+        json!({"op": "state", "start": start, "moves": ["l", "a", "_"], "holds": 2}),
+    )
+    .await;
+    let mut g = Game::new(start_with_holds(2));
+    for m in ["l", "a", "_"] {
+        g.play_str(m).unwrap();
+    }
+    assert_eq!(r["position"], g.position().to_string(), "{r}");
+    assert!(r["position"].as_str().unwrap().contains("held=1"), "{r}");
+    let listed: Vec<&str> = r["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m[0].as_str().unwrap())
+        .collect();
+    assert_eq!(listed, [".", "_"], "{r}");
+    // A position whose holds disagree with the option.
+    for (fen, holds, want) in [
+        (start.clone(), 0, "each racer 2 holds but RaceHolds is 0"),
+        (start.clone(), 3, "each racer 2 holds but RaceHolds is 3"),
+        (
+            start_with_holds(0).to_string(),
+            2,
+            "each racer 0 holds but RaceHolds is 2",
+        ),
+    ] {
+        let r = ask(&app, json!({"op": "setup", "fen": fen, "holds": holds})).await;
+        assert!(r["error"].as_str().unwrap().contains(want), "{r}");
+        let r = ask(
+            &app,
+            json!({"op": "state", "start": fen, "moves": [], "holds": holds}),
+        )
+        .await;
+        assert!(r["error"].as_str().unwrap().contains(want), "{r}");
+    }
+    let r = ask(&app, json!({"op": "setup", "fen": start, "holds": 2})).await;
+    assert_eq!(r["start"], start, "{r}");
+    // A hold where none is left: both held their one hold in tick 1.
+    let one = start_with_holds(1).to_string();
+    let r = ask(
+        &app,
+        json!({"op": "state", "start": one, "moves": ["l", "a", "_", "_", "_"], "holds": 1}),
+    )
+    .await;
+    let e = r["error"].as_str().unwrap();
+    assert!(
+        e.contains("move 5: illegal move _: A has no hold to take here"),
+        "{r}"
+    );
+    let r = ask(
+        &app,
+        json!({"op": "trace", "start": one, "moves": ["l", "a", "_", "_"], "move": "_", "holds": 1}),
+    )
+    .await;
+    assert!(
+        r["error"].as_str().unwrap().contains("illegal move _"),
+        "{r}"
+    );
+    // Holds 0 is the game without them, as before the option: a fresh
+    // engine is told nothing about RaceHolds.
+    let log0 = dir.join("engine-input-0");
+    let _ = std::fs::remove_file(&log0);
+    let app0 = logged_engine(&log0);
+    let r = ask(
+        &app0,
+        json!({"op": "newgame", "variant": "didinga", "columns": 8, "opening": "simultaneous", "holds": 0}),
+    )
+    .await;
+    assert_eq!(r["start"], start_with_holds(0).to_string(), "{r}");
+    let r = ask(
+        &app0,
+        json!({"op": "go", "start": r["start"], "moves": ["l"], "algorithm": "random", "movetime": 10}),
+    )
+    .await;
+    assert!(r["bestmove"].is_string(), "{r}");
+    let told = std::fs::read_to_string(&log0).unwrap();
+    assert!(!told.contains("RaceHolds"), "{told}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Against the engine, B's tick choice is searched without A's choice of
+/// the same tick (RULES.md 8.10): the engine is sent A's hold as a drop,
+/// and is never told the `_` (nor, by what it is asked, whether A held);
+/// its answer is legal in the real game. A choice of A's that ran its tick
+/// (B had no hold left) is no secret and is sent as made.
+#[tokio::test]
+async fn the_engine_never_reads_a_tick_choice_of_the_other_racer() {
+    let dir = std::env::temp_dir().join(format!("choro-gui-tick-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let start = start_with_holds(2).to_string();
+    let mut told = Vec::new();
+    for (i, a) in ["_", "."].into_iter().enumerate() {
+        let log = dir.join(format!("engine-input-{i}"));
+        let _ = std::fs::remove_file(&log);
+        let app = logged_engine(&log);
+        let r = ask(
+            &app,
+            json!({"op": "go", "start": start, "moves": ["l", "a", a], "holds": 2,
+                   "algorithm": "alphabeta", "movetime": 50}),
+        )
+        .await;
+        let best = r["bestmove"].as_str().unwrap_or_else(|| panic!("{r}"));
+        assert!(best == "." || best == "_", "{r}");
+        told.push(std::fs::read_to_string(&log).unwrap());
+    }
+    // A fresh engine each: told exactly the same, hold or drop.
+    assert_eq!(told[0], told[1]);
+    let positions: Vec<&str> = told[0]
+        .lines()
+        .filter(|l| l.starts_with("position"))
+        .collect();
+    assert!(
+        positions.iter().any(|p| p.ends_with("moves l a .")),
+        "{positions:?}"
+    );
+    assert!(
+        !told[0].contains('_'),
+        "the engine was told A's hold: {}",
+        told[0]
+    );
+    // B with no hold left (he held in tick 1): A's hold in tick 2 ran the
+    // tick, and the game is sent as it was played.
+    let one = start_with_holds(1).to_string();
+    let log = dir.join("engine-input-2");
+    let _ = std::fs::remove_file(&log);
+    let app = logged_engine(&log);
+    let r = ask(
+        &app,
+        json!({"op": "go", "start": one, "moves": ["l", "a", ".", "_", "_"], "holds": 1,
+               "algorithm": "random", "movetime": 10}),
+    )
+    .await;
+    assert!(r["bestmove"].is_string(), "{r}");
+    let told = std::fs::read_to_string(&log).unwrap();
+    assert!(told.contains("moves l a . _ _\n"), "{told}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A game with holds saved as a record: its `RaceHolds` tag, as `choro
+/// match` writes it; `choro replay` accepts it, and `records` reads the
+/// holds back for the page. Without holds there is no such tag.
+#[tokio::test]
+async fn a_record_with_holds_says_so_and_replays() {
+    let app = App::new(binary("choro"), &[]);
+    let start = start_with_holds(1).to_string();
+    let moves = ["l", "a", ".", "_", "_"];
+    let r = ask(
+        &app,
+        json!({"op": "record", "start": start, "moves": moves, "holds": 1}),
+    )
+    .await;
+    let text = r["record"].as_str().unwrap_or_else(|| panic!("{r}"));
+    assert!(
+        text.contains("[Opening \"simultaneous\"]\n[RaceHolds \"1\"]\n"),
+        "{text}"
+    );
+    assert!(text.contains("2 a .\n3 b _\n4 a _\n"), "{text}");
+    let dir = std::env::temp_dir().join(format!("choro-gui-holds-record-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("game.txt");
+    std::fs::write(&file, text).unwrap();
+    common::assert_replays(&file);
+    let _ = std::fs::remove_dir_all(&dir);
+    let r = ask(&app, json!({"op": "records", "text": text})).await;
+    assert_eq!(r["games"][0]["holds"], 1, "{r}");
+    assert_eq!(r["games"][0]["start"], start, "{r}");
+    let plain = start_with_holds(0).to_string();
+    let r = ask(
+        &app,
+        json!({"op": "record", "start": plain, "moves": ["l", "a"]}),
+    )
+    .await;
+    let text = r["record"].as_str().unwrap();
+    assert!(!text.contains("RaceHolds"), "{text}");
+    let r = ask(&app, json!({"op": "records", "text": text})).await;
+    assert_eq!(r["games"][0]["holds"], 0, "{r}");
+}

@@ -254,8 +254,16 @@ pub(crate) fn config(a: &MatchArgs) -> Result<MatchConfig, String> {
         Some(path) => {
             let text = files::read_text(std::path::Path::new(path), openings::BOUNDS)
                 .map_err(|e| format!("--openings {e}"))?;
-            openings::load_file(path, &text, variant, columns, opening, a.draw_plies)
-                .map_err(|e| format!("--openings: {e}"))?
+            openings::load_file(
+                path,
+                &text,
+                variant,
+                columns,
+                opening,
+                a.race_holds,
+                a.draw_plies,
+            )
+            .map_err(|e| format!("--openings: {e}"))?
         }
         None => OpeningPlan::Random {
             plies: random_plies,

@@ -75,13 +75,17 @@ impl std::error::Error for OpeningError {}
 /// ([`choro_engine::board::parse_list`]). Every position must be of the match's code and
 /// width, a Choro position must not be in the other opening mode's opening
 /// (`o2`/`o1` in a simultaneous match, `s2`/`s1`/`r` in a sequential one;
-/// main-phase positions suit both), and a game must still be going on.
+/// main-phase positions suit both), its holds must agree with the match's
+/// `race_holds` (`--race-holds`, the engines' `RaceHolds`, RULES.md 8.10:
+/// at `s2`/`s1` each racer has exactly that many, in a race no racer
+/// more), and a game must still be going on.
 pub fn load_file(
     path: &str,
     text: &str,
     variant: Variant,
     width: u8,
     mode: Mode,
+    race_holds: u8,
     draw_plies: u32,
 ) -> Result<OpeningPlan, OpeningError> {
     let list = choro_engine::board::parse_list(text)
@@ -105,6 +109,20 @@ pub fn load_file(
             return Err(err(format!(
                 "a position of phase {} in a match with the {mode} opening (--opening)",
                 phase.token()
+            )));
+        }
+        // The engines are told `RaceHolds` and would refuse the position
+        // (PROTOCOL.md), and every game from it would be lost to them.
+        let h = pos.race_holds();
+        if (phase.is_blind() && h != race_holds) || h > race_holds {
+            let who = if phase.is_blind() {
+                "each racer"
+            } else {
+                "a racer"
+            };
+            return Err(err(format!(
+                "the position gives {who} {h} holds but the match has {race_holds} \
+                 (--race-holds; RULES.md 8.10)"
             )));
         }
         if let Some(o) = Game::new(pos).with_draw_plies(draw_plies).outcome() {

@@ -486,9 +486,16 @@ fn openings_come_from_a_file_in_order() {
     .unwrap();
     let text = std::fs::read_to_string(&path).unwrap();
     let p = path.to_str().unwrap();
-    let plan =
-        choro_match::openings::load_file(p, &text, Variant::Didinga, 8, Opening::Sequential, 1000)
-            .unwrap();
+    let plan = choro_match::openings::load_file(
+        p,
+        &text,
+        Variant::Didinga,
+        8,
+        Opening::Sequential,
+        0,
+        1000,
+    )
+    .unwrap();
     let mut cfg = config(
         vec![test_engine("x", &[]), test_engine("y", &[])],
         6,
@@ -507,7 +514,7 @@ fn openings_come_from_a_file_in_order() {
     assert_eq!(games[2].record.moves[0].side, Side::B);
 
     let e =
-        choro_match::openings::load_file(p, &text, Variant::Lango, 8, Opening::Sequential, 1000)
+        choro_match::openings::load_file(p, &text, Variant::Lango, 8, Opening::Sequential, 0, 1000)
             .unwrap_err();
     assert!(
         e.0.contains(":2: a didinga:8 position in a lango:8 match"),
@@ -519,6 +526,7 @@ fn openings_come_from_a_file_in_order() {
         Variant::Didinga,
         8,
         Opening::Sequential,
+        0,
         1000,
     )
     .unwrap_err();
@@ -531,6 +539,7 @@ fn openings_come_from_a_file_in_order() {
         Variant::Didinga,
         8,
         Opening::Sequential,
+        0,
         1000,
     )
     .unwrap_err();
@@ -745,6 +754,7 @@ fn an_endless_race_is_a_drawn_game() {
         Variant::Didinga,
         8,
         Opening::Simultaneous,
+        0,
         1000,
     )
     .unwrap();
@@ -768,15 +778,22 @@ fn an_endless_race_is_a_drawn_game() {
     // A sequential opening's position does not belong in a simultaneous
     // match, nor the other way round.
     let o2 = "didinga:8 2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2 a o2 0";
-    let e =
-        choro_match::openings::load_file(p, o2, Variant::Didinga, 8, Opening::Simultaneous, 1000)
-            .unwrap_err();
+    let e = choro_match::openings::load_file(
+        p,
+        o2,
+        Variant::Didinga,
+        8,
+        Opening::Simultaneous,
+        0,
+        1000,
+    )
+    .unwrap_err();
     assert!(
         e.0.contains("phase o2 in a match with the simultaneous opening"),
         "{e}"
     );
     let e =
-        choro_match::openings::load_file(p, fen, Variant::Didinga, 8, Opening::Sequential, 1000)
+        choro_match::openings::load_file(p, fen, Variant::Didinga, 8, Opening::Sequential, 0, 1000)
             .unwrap_err();
     assert!(
         e.0.contains("phase s2 in a match with the sequential opening"),
@@ -845,4 +862,156 @@ fn random_openings_fix_the_blind_choices_only_when_asked() {
             .unwrap()
             .starts_with("random race and 2 plies seed 3"));
     }
+}
+
+/// `choro match --openings FILE --race-holds N` (RULES.md 8.10): a file
+/// whose positions carry holds (a start `s2,holds=2`, B's blind start
+/// `s1:...,holds=2`, B's tick choice after A's hold) is played by real
+/// choro processes told `RaceHolds`; every game starts where the file
+/// says, its record has the tag and re-plays. A file whose holds disagree
+/// with `--race-holds` is refused when it is read, naming the line, before
+/// any game (the engines would refuse every position and lose each game
+/// by an illegal move).
+#[test]
+fn openings_with_holds_are_played_with_race_holds() {
+    let s2 = Position::start(Variant::Didinga, 8, Opening::Simultaneous)
+        .unwrap()
+        .with_race_holds(2)
+        .unwrap();
+    let mut g = Game::new(s2);
+    g.play_str("l").unwrap();
+    let s1 = *g.position();
+    for m in ["a", "_"] {
+        g.play_str(m).unwrap();
+    }
+    let tick = *g.position();
+    assert!(tick.to_string().contains(",held=1 "), "{tick}");
+    // A main-phase position suits a match with holds too.
+    let main = "didinga:8 6,1,3,1,0,1,1,0/6,5,5,2,0,1,1,3/0,2,1,3,1,3,0,4/0,0,1,5,0,0,4,4 a m 4";
+    let path = temp("openings-holds.txt");
+    std::fs::write(
+        &path,
+        format!("{s2}\n{s1}\n# B's tick choice\n{tick}\n{main}\n"),
+    )
+    .unwrap();
+    let records = temp("openings-holds-records.txt");
+    let ab = format!("cmd={CHORO}");
+    let run = |holds: &str| {
+        Command::new(CHORO)
+            .args([
+                "match",
+                "--engine",
+                "name=ab",
+                &ab,
+                "option.Algorithm=alphabeta",
+            ])
+            .args(["--engine", "name=g", &ab, "option.Algorithm=greedy"])
+            .args(["--games", "8", "--depth", "1", "--quiet"])
+            .args(["--race-holds", holds, "--openings"])
+            .arg(&path)
+            .arg("--records")
+            .arg(&records)
+            .output()
+            .unwrap()
+    };
+    let out = run("2");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("engine failures: none"), "{stdout}");
+    assert!(!stdout.contains("illegal-move"), "{stdout}");
+    let text = std::fs::read_to_string(&records).unwrap();
+    let recs = choro_match::record::parse_records(&text).unwrap();
+    assert_eq!(recs.len(), 8);
+    let mut starts: Vec<String> = Vec::new();
+    for r in &recs {
+        assert_eq!(r.tag("RaceHolds"), Some("2"), "{}", r.to_text());
+        let v = verify(r).unwrap_or_else(|e| panic!("{e}\n{}", r.to_text()));
+        assert!(v.result.is_some(), "{}", r.to_text());
+        starts.push(r.tag("Start").unwrap().to_string());
+    }
+    for p in [
+        s2.to_string(),
+        s1.to_string(),
+        tick.to_string(),
+        main.to_string(),
+    ] {
+        assert_eq!(
+            starts.iter().filter(|s| **s == p).count(),
+            2,
+            "{p}: {starts:?}"
+        );
+    }
+    // The games from the tick: B chooses first, A's hold already made.
+    let from_tick: Vec<_> = recs
+        .iter()
+        .filter(|r| r.tag("Start") == Some(tick.to_string().as_str()))
+        .collect();
+    for r in from_tick {
+        assert_eq!(r.moves[0].side, Side::B);
+        assert!(
+            matches!(r.moves[0].mv.as_str(), "." | "_"),
+            "{}",
+            r.to_text()
+        );
+    }
+    let out = Command::new(CHORO)
+        .arg("replay")
+        .arg(&records)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(
+        stdout.contains("games 8 verified 8 mismatches 0"),
+        "{stdout}"
+    );
+    // Holds that disagree: refused when read, the line named.
+    let p = path.to_str().unwrap();
+    for (holds, want) in [
+        (
+            "0",
+            format!("{p}:1: the position gives each racer 2 holds but the match has 0"),
+        ),
+        (
+            "3",
+            format!("{p}:1: the position gives each racer 2 holds but the match has 3"),
+        ),
+    ] {
+        let out = run(holds);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_ne!(out.status.code(), Some(0), "{stderr}");
+        assert!(stderr.contains(&want), "{stderr}");
+        assert!(stderr.contains("(--race-holds; RULES.md 8.10)"), "{stderr}");
+    }
+    // In a race no racer may have more than the match gives.
+    let text = format!("{tick}\n");
+    let e = choro_match::openings::load_file(
+        p,
+        &text,
+        Variant::Didinga,
+        8,
+        Opening::Simultaneous,
+        1,
+        1000,
+    )
+    .unwrap_err();
+    assert!(
+        e.0.contains(":1: the position gives a racer 2 holds but the match has 1"),
+        "{e}"
+    );
+    assert!(choro_match::openings::load_file(
+        p,
+        &text,
+        Variant::Didinga,
+        8,
+        Opening::Simultaneous,
+        3,
+        1000
+    )
+    .is_ok());
 }

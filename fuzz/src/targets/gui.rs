@@ -270,10 +270,23 @@ fn clip(s: &str) -> String {
 }
 
 /// The library's reading of a `state` request: the position its start and
-/// moves reach, `None` when it refuses them.
+/// moves reach, `None` when it refuses them. The request's `holds` is the
+/// engine's `RaceHolds` (0 when absent, refused unless 0..8), which the
+/// start's holds must agree with (RULES.md 8.10: at `s2`/`s1` exactly, in
+/// a race no racer more).
 fn library_state(req: &Value) -> Option<Game> {
     let start = req.get("start")?.as_str()?.trim();
     let pos: Position = start.parse().ok()?;
+    let holds = match req.get("holds") {
+        None | Some(Value::Null) => 0,
+        Some(h) => h
+            .as_u64()
+            .filter(|&n| n <= u64::from(choro_gui::MAX_HOLDS))?,
+    };
+    let h = u64::from(pos.race_holds());
+    if (pos.phase().is_blind() && h != holds) || h > holds {
+        return None;
+    }
     let mut g = Game::new(pos);
     if let Some(moves) = req.get("moves").and_then(Value::as_array) {
         for m in moves {
@@ -667,6 +680,39 @@ mod tests {
         ] {
             assert!(engine_failed(&format!("{f}; {}", choro_gui::RESTART_NOTE)));
         }
+    }
+
+    /// The oracle of a `state` request reads its `holds` as the server
+    /// and the engine do (RULES.md 8.10): the start's holds must agree.
+    #[test]
+    fn the_library_reads_a_requests_holds_as_the_engine_does() {
+        use choro_engine::Opening;
+        let s2 = Position::start(Variant::Didinga, 8, Opening::Simultaneous).unwrap();
+        let two = s2.with_race_holds(2).unwrap().to_string();
+        let state = |start: &str, holds: Value| {
+            library_state(
+                &json!({"op": "state", "start": start, "moves": ["l", "a", "_"], "holds": holds}),
+            )
+            .map(|g| g.position().to_string())
+        };
+        assert!(state(&two, json!(2)).is_some_and(|p| p.contains("held=1")));
+        for bad in [
+            json!(null),
+            json!(0),
+            json!(1),
+            json!(3),
+            json!(9),
+            json!("2"),
+            json!(-1),
+        ] {
+            assert_eq!(state(&two, bad.clone()), None, "{bad}");
+        }
+        assert!(
+            state(&s2.to_string(), json!(null)).is_none(),
+            "no hold to take"
+        );
+        let plain = json!({"op": "state", "start": s2.to_string(), "moves": ["l"]});
+        assert!(library_state(&plain).is_some());
     }
 
     #[test]
