@@ -4,10 +4,13 @@
 use choro_engine::files::Replace;
 use choro_engine::solve::book::{line_entries, Book};
 use choro_engine::solve::check::Checker;
+use choro_engine::solve::frac::Frac;
+use choro_engine::solve::holds::{is_race_node, LineStep, Play, RaceCell, Range};
 use choro_engine::solve::retro::Graph;
 use choro_engine::solve::store::Code;
 use choro_engine::solve::{
-    Algorithm, BlindSolution, Progress, Solution, SolveConfig, SolveLimits, Solver, Value,
+    Algorithm, BlindSolution, HoldsSolution, Progress, Solution, SolveConfig, SolveLimits, Solver,
+    Value,
 };
 use choro_engine::threads::Crew;
 use choro_engine::{Move, Position};
@@ -470,24 +473,32 @@ fn parse_seconds(s: &str) -> Result<f64, String> {
     Ok(t)
 }
 
-/// Why races with holds are refused: their ticks' choices are matrix
-/// games, which the solver does not value yet (it would read them as
-/// plies in turn, B seeing A's choice).
-pub const HOLDS_UNSOLVED: &str = "a race with holds is not solved yet: each tick's choice is a \
-     2x2 matrix game over both racers' choices (RULES.md 8.10), which the solver does not value";
+/// Why the protocol's `solve` refuses races with holds: their ticks'
+/// choices are matrix games, which its alpha-beta solve does not value
+/// (it would read them as plies in turn, B seeing A's choice); `choro
+/// solve` values them (`Solver::solve_holds`).
+pub const HOLDS_UNSOLVED: &str = "the protocol's solve does not value a race with holds: each \
+     tick's choice is a 2x2 matrix game over both racers' choices (RULES.md 8.10); choro solve \
+     values it";
+
+/// What `choro solve` does not do with holds.
+pub const HOLDS_OPTIONS: &str = "--job, --book and --retro are not available with holds: a \
+     race's cells are valued in one run (its leaves' facts kept by --save), their values are \
+     fractions that no book line holds, and the retrograde analysis reads a tick's two choices \
+     as plies in turn";
 
 /// The position a `choro solve` command names.
 fn solve_position(a: &SolveArgs) -> Result<Position, String> {
     let pos = a.start.position()?;
-    if pos.race_holds() > 0 {
-        return Err(HOLDS_UNSOLVED.to_string());
-    }
     if pos.phase() == choro_engine::Phase::RaceOver || !pos.has_legal_move() {
         return Err(format!(
             "the game is over in this position ({}): nothing to solve",
             pos.outcome()
                 .map_or("no legal move".to_string(), |o| o.to_string())
         ));
+    }
+    if with_holds(&pos) && (a.job.is_some() || a.book.is_some() || a.retro.is_some()) {
+        return Err(HOLDS_OPTIONS.to_string());
     }
     Ok(pos)
 }
@@ -626,7 +637,36 @@ pub fn solve_main(a: &SolveArgs) -> ExitCode {
     // The plain check: asked for, or of a value that rests on a save file.
     let check_budget = a.check.or(resumed.then_some(RESUME_CHECK));
     let blind = pos.phase().is_blind();
-    let status = if blind {
+    let status = if with_holds(&pos) {
+        match with_pace(every, &print, |progress| {
+            solver.solve_holds(&pos, &limits, &stop, every, progress)
+        }) {
+            Ok(h) => {
+                if let Some(bar) = &bar {
+                    bar.finish_and_clear();
+                }
+                let mut checks = Vec::new();
+                let checked = match check_budget {
+                    Some(budget) => check_leaves(&solver, &h, budget, &mut |l| checks.push(l)),
+                    None => true,
+                };
+                if resumed && !checked {
+                    return refuted(&checks, a);
+                }
+                if a.json {
+                    emit(holds_json(&pos, &h).to_string());
+                } else {
+                    holds_lines(&h).into_iter().for_each(&mut emit);
+                }
+                checks.into_iter().for_each(&mut emit);
+                checked
+            }
+            Err(e) => {
+                eprintln!("choro solve: {e}");
+                return ExitCode::FAILURE;
+            }
+        }
+    } else if blind {
         match with_pace(every, &print, |progress| {
             solver.solve_blind(&pos, &limits, &stop, every, progress)
         }) {
@@ -789,6 +829,309 @@ fn resumed_draw_check(
         return true;
     }
     retro_check(pos, s, budget, what, emit)
+}
+
+/// Whether `choro solve` values `pos` as a race with holds: a blind start
+/// with holds, or a race with a hold left.
+fn with_holds(pos: &Position) -> bool {
+    pos.phase().is_blind() && pos.race_holds() > 0 || is_race_node(pos)
+}
+
+/// The plain check of every leaf a solve with holds proved a win or loss
+/// of (a draw is not the plain checker's: a leaf's draw rests on df-pn or
+/// alpha-beta alone, as a cell's does without holds). One line per leaf
+/// not confirmed, then the counts; false when a leaf is found wrong.
+fn check_leaves(
+    solver: &Solver,
+    h: &HoldsSolution,
+    budget: u64,
+    emit: &mut dyn FnMut(String),
+) -> bool {
+    let (mut confirmed, mut unchecked, mut wrong, mut draws, mut open) = (0, 0, 0, 0, 0);
+    let mut nodes = 0;
+    for (k, l) in h.leaves.iter().enumerate() {
+        let s = &l.solution;
+        if s.value == Some(Value::Draw) {
+            draws += 1;
+            continue;
+        }
+        if s.range().0 != s.range().1 {
+            open += 1;
+            continue;
+        }
+        let mut lines = Vec::new();
+        let what = format!("leaf {}", k + 1);
+        let ok = plain_check(solver, &l.pos, s, budget, &what, &mut |x| lines.push(x));
+        for x in &lines {
+            if let Some(n) = x.strip_prefix(&format!("check {what} nodes ")) {
+                nodes += n.parse::<u64>().unwrap_or(0);
+            }
+        }
+        let all = lines
+            .iter()
+            .filter(|x| !x.contains(" nodes "))
+            .all(|x| x.ends_with(": confirmed"));
+        if !ok {
+            wrong += 1;
+        } else if all {
+            confirmed += 1;
+            continue;
+        } else {
+            unchecked += 1;
+        }
+        emit(format!("check {what} position {}", l.pos));
+        lines.into_iter().for_each(&mut *emit);
+    }
+    emit(format!(
+        "check leaves {} wins and losses: {confirmed} confirmed, {unchecked} not checked \
+         (budget), {wrong} wrong; {draws} draws (not the checker's), {open} open; checker \
+         nodes {nodes}",
+        confirmed + unchecked + wrong
+    ));
+    wrong == 0
+}
+
+/// A fraction of the value's report: `+1`, `-1/3`, and `+0` as `0`.
+fn frac_text(f: Frac) -> String {
+    if f == Frac::ZERO {
+        "0".into()
+    } else {
+        f.to_string()
+    }
+}
+
+/// A probability: `1/3`, `1`, `0`.
+fn prob_text(f: Frac) -> String {
+    if f.is_integer() {
+        f.numer().to_string()
+    } else {
+        format!("{}/{}", f.numer(), f.denom())
+    }
+}
+
+/// A cell's value for A: `+1/3`, or a range `-1..+1`.
+fn race_range_text(r: &Range) -> String {
+    match r.value() {
+        Some(v) => frac_text(v),
+        None => format!("{}..{}", frac_text(r.lo), frac_text(r.hi)),
+    }
+}
+
+/// How a race's first node is played: a tick's two drop probabilities,
+/// or a chooser's move.
+fn play_text(pos: &Position, play: &Play) -> String {
+    match play {
+        Play::None if !is_race_node(pos) => "no hold left".into(),
+        Play::None => "open".into(),
+        Play::Tick { a_drop, b_drop } => format!(
+            "tick {} A drops {} B drops {}",
+            pos.race().map_or(0, |r| r.tick),
+            prob_text(*a_drop),
+            prob_text(*b_drop)
+        ),
+        Play::Choose(i) => {
+            let m = pos
+                .legal_moves()
+                .get(*i)
+                .map_or("?".to_string(), |(m, _)| m.to_string());
+            format!("{} plays {m}", pos.side_to_move())
+        }
+    }
+}
+
+/// A cell's pure line: `A holds 3, B holds 5, mixed 7 (A drops 1/2, B
+/// drops 2/3)`; `none` when nobody holds on it.
+fn line_text(c: &RaceCell) -> String {
+    let parts: Vec<String> = c
+        .line
+        .iter()
+        .map(|s| match s {
+            LineStep::Hold { tick, side } => format!("{side} holds {tick}"),
+            LineStep::Mixed {
+                tick,
+                a_drop,
+                b_drop,
+            } => format!(
+                "mixed {tick} (A drops {}, B drops {})",
+                prob_text(*a_drop),
+                prob_text(*b_drop)
+            ),
+        })
+        .collect();
+    if parts.is_empty() {
+        "none".into()
+    } else {
+        parts.join(", ")
+    }
+}
+
+fn frac_strategy(moves: &[Move], p: &[Frac]) -> String {
+    let parts: Vec<String> = moves
+        .iter()
+        .zip(p)
+        .filter(|(_, &x)| x != Frac::ZERO)
+        .map(|(m, &x)| format!("{m}:{}", prob_text(x)))
+        .collect();
+    parts.join(" ")
+}
+
+/// The report lines of a solve with holds: each cell (its value for A, its
+/// first choice, its line), the matrix, the value and strategies.
+pub fn holds_lines(h: &HoldsSolution) -> Vec<String> {
+    let mut out = Vec::new();
+    let blind = !h.a_starts.is_empty();
+    for (i, row) in h.cells.iter().enumerate() {
+        for (j, c) in row.iter().enumerate() {
+            let p = &h.positions[i][j];
+            let name = if blind {
+                format!("cell {} {}", h.a_starts[i], h.b_starts[j])
+            } else {
+                "race".to_string()
+            };
+            out.push(format!(
+                "{name} for A {} first {} line {} race {} leaves {} nodes {} position {p}",
+                race_range_text(&c.range),
+                play_text(p, &c.play),
+                line_text(c),
+                c.race_nodes,
+                c.leaves,
+                c.nodes
+            ));
+        }
+    }
+    if blind {
+        let width = h
+            .a_starts
+            .iter()
+            .chain(&h.b_starts)
+            .map(|m| m.to_string().len())
+            .chain(
+                h.cells
+                    .iter()
+                    .flatten()
+                    .map(|c| race_range_text(&c.range).len()),
+            )
+            .max()
+            .unwrap_or(1)
+            .max(6);
+        let mut head = format!("matrix {:>width$}", "A\\B");
+        for m in &h.b_starts {
+            head.push_str(&format!(" {:>width$}", m.to_string()));
+        }
+        out.push(head);
+        for (i, a) in h.a_starts.iter().enumerate() {
+            let mut row = format!("matrix {:>width$}", a.to_string());
+            for c in &h.cells[i] {
+                row.push_str(&format!(" {:>width$}", race_range_text(&c.range)));
+            }
+            out.push(row);
+        }
+        match (&h.equilibrium, &h.exact) {
+            (_, Some(x)) => {
+                out.push(format!(
+                    "value {:.4} for A (exact: {}, both strategies certified in fractions)",
+                    x.value.to_f64(),
+                    frac_text(x.value)
+                ));
+                out.push(format!("strategy A {}", frac_strategy(&h.a_starts, &x.row)));
+                out.push(format!("strategy B {}", frac_strategy(&h.b_starts, &x.col)));
+            }
+            (Some(eq), None) => {
+                out.push(format!(
+                    "value {:.4} for A (cells exact; the game's solution not certified in \
+                     fractions)",
+                    eq.value
+                ));
+                out.push(format!("strategy A {}", strategy(&h.a_starts, &eq.row)));
+                out.push(format!("strategy B {}", strategy(&h.b_starts, &eq.col)));
+            }
+            (None, None) => out.push(format!(
+                "value between {:.4} and {:.4} for A (cells unsolved)",
+                h.value_lo, h.value_hi
+            )),
+        }
+    } else {
+        let c = &h.cells[0][0];
+        match c.range.value() {
+            Some(v) => out.push(format!("value {} for A (exact)", frac_text(v))),
+            None => out.push(format!(
+                "value between {} and {} for A (leaves unsolved)",
+                frac_text(c.range.lo),
+                frac_text(c.range.hi)
+            )),
+        }
+    }
+    let open = h
+        .leaves
+        .iter()
+        .filter(|l| l.solution.range().0 != l.solution.range().1)
+        .count();
+    out.push(format!(
+        "leaves {} proven {} open {open} race nodes {} nodes {} time {:.2}",
+        h.leaves.len(),
+        h.leaves.len() - open,
+        h.race_nodes,
+        h.nodes,
+        h.elapsed.as_secs_f64()
+    ));
+    out
+}
+
+/// A solve with holds as one JSON object.
+pub fn holds_json(pos: &Position, h: &HoldsSolution) -> serde_json::Value {
+    let blind = !h.a_starts.is_empty();
+    let cells: Vec<serde_json::Value> = h
+        .cells
+        .iter()
+        .enumerate()
+        .flat_map(|(i, row)| {
+            row.iter().enumerate().map(move |(j, c)| {
+                let p = &h.positions[i][j];
+                let (a_drop, b_drop) = match &c.play {
+                    Play::Tick { a_drop, b_drop } => {
+                        (Some(prob_text(*a_drop)), Some(prob_text(*b_drop)))
+                    }
+                    _ => (None, None),
+                };
+                json!({
+                    "a": blind.then(|| h.a_starts[i].to_string()),
+                    "b": blind.then(|| h.b_starts[j].to_string()),
+                    "position": p.to_string(),
+                    "for_a": [frac_text(c.range.lo), frac_text(c.range.hi)],
+                    "exact": c.range.value().is_some(),
+                    "first": play_text(p, &c.play),
+                    "a_drop": a_drop,
+                    "b_drop": b_drop,
+                    "line": line_text(c),
+                    "race_nodes": c.race_nodes,
+                    "leaves": c.leaves,
+                    "nodes": c.nodes,
+                })
+            })
+        })
+        .collect();
+    let open = h
+        .leaves
+        .iter()
+        .filter(|l| l.solution.range().0 != l.solution.range().1)
+        .count();
+    json!({
+        "type": "holds",
+        "position": pos.to_string(),
+        "a_starts": h.a_starts.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
+        "b_starts": h.b_starts.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
+        "cells": cells,
+        "exact": h.exact.as_ref().map(|x| frac_text(x.value)),
+        "value_lo": h.value_lo,
+        "value_hi": h.value_hi,
+        "a_strategy": h.exact.as_ref().map(|x| x.row.iter().map(|f| prob_text(*f)).collect::<Vec<_>>()),
+        "b_strategy": h.exact.as_ref().map(|x| x.col.iter().map(|f| prob_text(*f)).collect::<Vec<_>>()),
+        "leaves": h.leaves.len(),
+        "open_leaves": open,
+        "race_nodes": h.race_nodes,
+        "nodes": h.nodes,
+        "time_ms": h.elapsed.as_millis() as u64,
+    })
 }
 
 /// Check a win or loss by the plain checker, its moves ordered by the

@@ -143,3 +143,88 @@ fn bad_input_exits_2_and_writes_nothing() {
     assert_eq!(std::fs::read_to_string(save).unwrap(), "not a fact\n");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A small board where holds turn the game: without holds B wins the blind
+/// game (A's both starts lose to B's k); with one hold each A wins it (his
+/// n, holding in tick 3 against B's k), and B's b b is his by a hold in
+/// tick 2. The value, the cells' lines, the JSON and the plain check of
+/// every leaf.
+const HOLDS: &str =
+    "didinga:8 2,0,0,0,0,0,0,3/0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0/0,0,0,3,0,0,0,2 a s2,holds=1 0";
+
+#[test]
+fn a_blind_game_with_holds() {
+    let lockstep = HOLDS.replace(",holds=1", "");
+    let (rc, out, err) = solve(&["--pos", &lockstep]);
+    assert_eq!(rc, 0, "{err}");
+    assert!(out.contains("\nvalue -1.0000 for A (exact)\n"), "{out}");
+    let (rc, out, err) = solve(&["--pos", HOLDS, "--check", "100000"]);
+    assert_eq!(rc, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    let cell = |name: &str| {
+        lines
+            .iter()
+            .find(|l| l.starts_with(name))
+            .unwrap_or_else(|| panic!("{name}: {out}"))
+            .split(" race ")
+            .next()
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(
+        cell("cell b b "),
+        "cell b b for A -1 first tick 1 A drops 1 B drops 1 line B holds 2"
+    );
+    assert_eq!(
+        cell("cell n k "),
+        "cell n k for A +1 first tick 1 A drops 1 B drops 1 line A holds 3"
+    );
+    assert!(
+        lines.contains(&"value 1.0000 for A (exact: +1, both strategies certified in fractions)"),
+        "{out}"
+    );
+    assert!(lines.contains(&"strategy A n:1"), "{out}");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("check leaves 7 wins and losses: 7 confirmed, 0 not")),
+        "{out}"
+    );
+    let (rc, out, _) = solve(&["--pos", HOLDS, "--json"]);
+    assert_eq!(rc, 0);
+    let v: serde_json::Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
+    assert_eq!(v["type"], "holds");
+    assert_eq!(v["exact"], "+1");
+    assert_eq!(v["a_strategy"], serde_json::json!(["0", "1"]));
+    assert_eq!(v["cells"][0]["line"], "B holds 2");
+    assert_eq!(v["cells"][0]["for_a"], serde_json::json!(["-1", "-1"]));
+    // A race position with a hold left: the race alone.
+    let race = "didinga:8 0,0,0,0,0,0,0,3/0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0/0,0,0,3,0,0,0,0 a r 1.0 \
+                lap=ccw,hand=2,next=c,origin=b,front=0,laps=1,holds=1 \
+                lap=ccw,hand=2,next=c,origin=b,front=0,laps=1,holds=1 2";
+    let (rc, out, err) = solve(&["--pos", race]);
+    assert_eq!(rc, 0, "{err}");
+    assert!(out.contains("\nvalue -1 for A (exact)\n"), "{out}");
+    assert!(out.contains("race for A -1 first tick 1"), "{out}");
+}
+
+/// With holds, `--job`, `--book` and `--retro` are refused before any work,
+/// and so are limits that cannot be met and a finished race.
+#[test]
+fn holds_bad_input_exits_2() {
+    for args in [
+        vec!["--pos", HOLDS, "--job", "1/2"],
+        vec!["--pos", HOLDS, "--book", "/nonexistent/x.book"],
+        vec!["--pos", HOLDS, "--retro", "100"],
+        vec!["--pos", HOLDS, "--time", "0"],
+        vec!["--pos", HOLDS, "--nodes", "0"],
+        vec!["--variant", "lango", "--race-holds", "9"],
+    ] {
+        let (rc, out, err) = solve(&args);
+        assert_eq!(rc, 2, "{args:?}: {out}{err}");
+        assert!(!err.is_empty(), "{args:?}: no message");
+        assert!(out.is_empty(), "{args:?}: {out}");
+    }
+    let (_, _, err) = solve(&["--pos", HOLDS, "--retro", "100"]);
+    assert!(err.contains("not available with holds"), "{err}");
+}

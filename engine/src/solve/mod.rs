@@ -17,9 +17,14 @@
 //! The simultaneous opening's blind phases are a matrix game over the two
 //! players' starts: every cell is solved, and the game of cell values (+1
 //! a win for A, 0 a draw, -1 a loss) is solved exactly (`blind::matrix`).
+//! With holds (RULES.md 8.10) every cell is a race whose ticks are 2x2
+//! games: `holds` values it exactly, a fraction, from leaves this solver
+//! proves.
 
 pub mod book;
 pub mod check;
+pub mod frac;
+pub mod holds;
 pub mod pns;
 pub mod retro;
 pub(crate) mod search;
@@ -1424,5 +1429,201 @@ mod tests {
         let s = of(&[b_wins(3), draw, open]);
         assert_eq!(s.value, None);
         assert_eq!((s.nowin_within, s.noloss_within), (6, MAX_PLIES));
+    }
+}
+
+/// The result of solving a position with holds (RULES.md 8.10): a blind
+/// start, whose cells are races with holds, or a race position itself (one
+/// cell, no starts).
+#[derive(Clone, Debug)]
+pub struct HoldsSolution {
+    /// A's starts (the matrix's rows); empty for a race position.
+    pub a_starts: Vec<Move>,
+    /// B's starts (the matrix's columns); empty for a race position.
+    pub b_starts: Vec<Move>,
+    /// `positions[i][j]`: the cell's race after both starts (`[[pos]]` for
+    /// a race position).
+    pub positions: Vec<Vec<Position>>,
+    /// Each cell's race valued (for A).
+    pub cells: Vec<Vec<holds::RaceCell>>,
+    /// The value for A: its lower bound (the matrix game of the cells'
+    /// lower ends), and its upper bound; equal when every cell is exact.
+    pub value_lo: f64,
+    /// The value's upper bound.
+    pub value_hi: f64,
+    /// The blind game's equilibrium, when every cell is exact.
+    pub equilibrium: Option<Equilibrium>,
+    /// The value and both strategies in fractions, certified exactly: the
+    /// row strategy guarantees the value against every column, the column
+    /// strategy concedes no more against every row (`exact_game`).
+    pub exact: Option<ExactGame>,
+    /// Every leaf the races met, proven or open (the `--check` of each).
+    pub leaves: Vec<holds::Leaf>,
+    /// Race nodes valued.
+    pub race_nodes: u64,
+    /// Solver nodes over every leaf.
+    pub nodes: u64,
+    /// Time the solve took.
+    pub elapsed: Duration,
+}
+
+/// A matrix game's value and strategies in fractions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExactGame {
+    /// The value for the row player (A).
+    pub value: frac::Frac,
+    /// The row player's strategy.
+    pub row: Vec<frac::Frac>,
+    /// The column player's strategy.
+    pub col: Vec<frac::Frac>,
+}
+
+/// The closest fraction to `x` with a denominator of at most `max_den`
+/// (continued fractions), if one is within `1e-9`.
+fn rationalize(x: f64, max_den: i128) -> Option<frac::Frac> {
+    let (mut h0, mut h1, mut k0, mut k1) = (0i128, 1i128, 1i128, 0i128);
+    let mut y = x;
+    for _ in 0..64 {
+        let a = y.floor();
+        if !a.is_finite() || a.abs() > 1e12 {
+            break;
+        }
+        let ai = a as i128;
+        let (h2, k2) = (ai * h1 + h0, ai * k1 + k0);
+        if k2 > max_den {
+            break;
+        }
+        (h0, h1, k0, k1) = (h1, h2, k1, k2);
+        if (x - h1 as f64 / k1 as f64).abs() < 1e-12 || y - a == 0.0 {
+            break;
+        }
+        y = 1.0 / (y - a);
+    }
+    let f = frac::Frac::new(h1, k1).ok()?;
+    ((x - f.to_f64()).abs() <= 1e-9).then_some(f)
+}
+
+/// The exact solution of the game `a` (fractions) near the float
+/// equilibrium `eq`: its strategies read as fractions, then certified
+/// exactly (each a distribution; the row strategy's worst column equals
+/// the column strategy's worst row, which is then the value). `None` if
+/// the fractions do not certify (a strategy not near a small fraction).
+pub fn exact_game(a: &[Vec<frac::Frac>], eq: &Equilibrium) -> Option<ExactGame> {
+    let read = |p: &[f64]| -> Option<Vec<frac::Frac>> {
+        let v: Vec<frac::Frac> = p
+            .iter()
+            .map(|&x| rationalize(x, 1_000_000))
+            .collect::<Option<_>>()?;
+        let mut sum = frac::Frac::ZERO;
+        for x in &v {
+            if *x < frac::Frac::ZERO {
+                return None;
+            }
+            sum = sum.checked_add(*x).ok()?;
+        }
+        (sum == frac::Frac::ONE).then_some(v)
+    };
+    let row = read(&eq.row)?;
+    let col = read(&eq.col)?;
+    let n = a.first()?.len();
+    let mut guarantee: Option<frac::Frac> = None;
+    for j in 0..n {
+        let mut s = frac::Frac::ZERO;
+        for (p, r) in row.iter().zip(a) {
+            s = s.checked_add(p.checked_mul(*r.get(j)?).ok()?).ok()?;
+        }
+        guarantee = Some(guarantee.map_or(s, |g| g.min(s)));
+    }
+    let mut concession: Option<frac::Frac> = None;
+    for r in a {
+        let mut s = frac::Frac::ZERO;
+        for (x, q) in r.iter().zip(&col) {
+            s = s.checked_add(x.checked_mul(*q).ok()?).ok()?;
+        }
+        concession = Some(concession.map_or(s, |c| c.max(s)));
+    }
+    let value = guarantee?;
+    (Some(value) == concession).then_some(ExactGame { value, row, col })
+}
+
+impl Solver {
+    /// Prove the value of a position with holds (RULES.md 8.10): at a
+    /// blind start every cell's race (`holds`), then the matrix game of
+    /// the cells; at a race position its race. Under limits, open leaves
+    /// leave ranges. Also takes positions without holds (each cell then
+    /// one leaf, as `solve_blind` proves it).
+    pub fn solve_holds(
+        &self,
+        pos: &Position,
+        limits: &SolveLimits,
+        stop: &AtomicBool,
+        every: Duration,
+        progress: &mut dyn FnMut(&Progress),
+    ) -> Result<HoldsSolution, String> {
+        self.check_code(pos)?;
+        let start = Instant::now();
+        let (a_starts, b_starts, positions) = if pos.phase().is_blind() {
+            let bg = BlindGame::of(pos).ok_or("not a blind phase (s2, s1)")?;
+            if bg.a_starts.is_empty() || bg.b_starts.is_empty() {
+                return Err("a player has no opening start".into());
+            }
+            (bg.a_starts, bg.b_starts, bg.cells)
+        } else if holds::is_race_node(pos) {
+            (Vec::new(), Vec::new(), vec![vec![*pos]])
+        } else {
+            return Err("neither a blind start nor a race with holds".into());
+        };
+        let n = positions.iter().map(Vec::len).sum();
+        let cols = positions[0].len();
+        let mut races = holds::Races::new(self);
+        let mut cells = Vec::new();
+        for (i, row) in positions.iter().enumerate() {
+            let mut out = Vec::new();
+            for (j, c) in row.iter().enumerate() {
+                let mut run = Run {
+                    limits,
+                    stop,
+                    every,
+                    progress: &mut *progress,
+                    cell: Some((i * cols + j + 1, n)),
+                    start,
+                    nodes_before: races.nodes,
+                };
+                out.push(races.cell(c, &mut run)?);
+            }
+            cells.push(out);
+        }
+        let lo: Vec<Vec<f64>> = cells
+            .iter()
+            .map(|r| r.iter().map(|c| c.range.lo.to_f64()).collect())
+            .collect();
+        let hi: Vec<Vec<f64>> = cells
+            .iter()
+            .map(|r| r.iter().map(|c| c.range.hi.to_f64()).collect())
+            .collect();
+        let exact_cells: Option<Vec<Vec<frac::Frac>>> = cells
+            .iter()
+            .map(|r| r.iter().map(|c| c.range.value()).collect())
+            .collect();
+        let eq_lo = matrix::solve(&lo);
+        let value_hi = match exact_cells {
+            Some(_) => eq_lo.value,
+            None => matrix::solve(&hi).value,
+        };
+        let exact = exact_cells.as_ref().and_then(|a| exact_game(a, &eq_lo));
+        Ok(HoldsSolution {
+            a_starts,
+            b_starts,
+            positions,
+            cells,
+            value_lo: eq_lo.value,
+            value_hi,
+            equilibrium: exact_cells.is_some().then_some(eq_lo),
+            exact,
+            leaves: races.leaves,
+            race_nodes: races.race_nodes,
+            nodes: races.nodes,
+            elapsed: start.elapsed(),
+        })
     }
 }
