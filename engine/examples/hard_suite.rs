@@ -213,6 +213,8 @@ struct Lines {
 impl Lines {
     fn new(v: Variant, root_nodes: u64) -> Lines {
         let roots = roots(v);
+        let races = roots.iter().filter(|p| p.phase() == Phase::Race).count();
+        eprintln!("{v}: {} roots, {races} of them in the race", roots.len());
         let winner = vec![None; roots.len()];
         Lines {
             roots,
@@ -344,19 +346,44 @@ fn build(v: Variant, ask: &Ask) {
     let mut kept: Vec<Kept> = Vec::new();
     let mut seen: Vec<Position> = Vec::new();
     let (mut tried, mut unproven, mut easy, mut many) = (0usize, 0usize, 0usize, 0usize);
+    // The sequential opening has few positions: with the source `opening`
+    // every one is tried first (the start `o2` and its children `o1`, on
+    // every width of Didinga from 4x8 to 4x11), whatever the probe says.
+    let mut openings: Vec<Position> = Vec::new();
+    if sources.contains(&1) {
+        let widths: &[u8] = if v == Variant::Didinga {
+            &[8, 9, 10, 11]
+        } else {
+            &[v.default_width()]
+        };
+        for &w in widths {
+            let s = Position::startpos(v, w).unwrap();
+            openings.push(s);
+            openings.extend(s.legal_moves().into_iter().map(|(_, c)| c));
+        }
+        openings.retain(|p| matches!(p.phase(), Phase::Opening2 | Phase::Opening1));
+        openings.reverse();
+    }
     let mut i = 0;
     while kept.len() < per_code && start.elapsed().as_secs() < secs {
+        let whole = !openings.is_empty();
         let src = sources[i % sources.len()];
-        i += 1;
-        let p = if src == 3 {
+        let p = if let Some(p) = openings.pop() {
+            Some(p.with_ply(0))
+        } else if src == 3 {
+            i += 1;
             lines.next(&solver, &mut rng)
         } else {
+            i += 1;
             candidate(v, src, &mut rng)
         };
         let Some(p) = p else {
             continue;
         };
-        if books.sign(&p).is_some() || seen.iter().any(|q| q.same_state(&p)) {
+        if books.get(&p).is_some()
+            || books.sign(&p).is_some()
+            || seen.iter().any(|q| q.same_state(&p))
+        {
             continue;
         }
         seen.push(p);
@@ -410,7 +437,7 @@ fn build(v: Variant, ask: &Ask) {
             unproven += 1;
             continue;
         };
-        if probe && !rng.chance(1, easy_in) {
+        if probe && !whole && !rng.chance(1, easy_in) {
             easy += 1;
             continue;
         }
