@@ -4,6 +4,7 @@
 //!
 //! ```text
 //! cargo run --release -p choro-engine --example hard_suite -- build CODE [per-code] [seconds] [seed] [FILE] [easy-in] [nodes] [sources]
+//! cargo run --release -p choro-engine --example hard_suite -- fresh CODE [nodes]
 //! cargo run --release -p choro-engine --example hard_suite -- measure [ms ...]
 //! ```
 //!
@@ -558,6 +559,56 @@ fn parse(line: &str) -> (Position, Vec<Position>) {
     (p, keep)
 }
 
+/// Re-prove every position of `v`'s file and every child with a fresh
+/// solver each (`nodes` a position or child), check the value and the
+/// keeping moves, and write the fresh solver's node count into the nodes
+/// column: a position taken along a proof line was proven from tables
+/// that held most of its proof, and its run counted only what was left.
+fn fresh(v: Variant, nodes: u64) {
+    let path = format!("{DIR}/{v}.txt");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut out = String::new();
+    for line in text.lines() {
+        if line.starts_with('#') || line.trim().is_empty() {
+            out.push_str(line);
+            out.push('\n');
+            continue;
+        }
+        let mut f: Vec<String> = line.split('\t').map(str::to_string).collect();
+        let p: Position = f[0].parse().unwrap();
+        let solver = Solver::new(&SolveConfig {
+            threads: 1,
+            hash_mb: 1024,
+            ..SolveConfig::default()
+        })
+        .unwrap();
+        let value = if f[1] == "win" { 1 } else { 0 };
+        let (pv, _, mut n) = sign(&solver, &p, nodes).unwrap_or_else(|| panic!("{p}: not proven"));
+        assert_eq!(pv, value, "{p}: value");
+        let keep: Vec<Position> = f[2]
+            .split(' ')
+            .map(|m| p.parse_move(m).unwrap().1)
+            .collect();
+        for (m, c) in p.legal_moves() {
+            let (cv, _, cn) =
+                sign(&solver, &c, nodes).unwrap_or_else(|| panic!("{p}: {m} not proven"));
+            n += cn;
+            let mine = if c.side_to_move() == p.side_to_move() {
+                cv
+            } else {
+                -cv
+            };
+            let listed = keep.iter().any(|k| k.same_state(&c));
+            assert_eq!(mine == value, listed, "{p}: {m}");
+        }
+        eprintln!("{v}: {} -> {n} nodes: {p}", f[6]);
+        f[6] = n.to_string();
+        out.push_str(&f.join("\t"));
+        out.push('\n');
+    }
+    std::fs::write(&path, out).unwrap();
+}
+
 fn measure(times: &[u64]) {
     let algs = [Algorithm::AlphaBeta, Algorithm::Mcts];
     // tally[alg][time] = (kept, positions)
@@ -656,12 +707,23 @@ fn main() {
                 },
             );
         }
+        Some("fresh") if args.len() >= 2 => {
+            match Variant::ALL.iter().find(|v| v.name() == args[1]) {
+                Some(&v) => fresh(
+                    v,
+                    args.get(2)
+                        .and_then(|s| s.parse().ok())
+                        .unwrap_or(6_000_000),
+                ),
+                None => eprintln!("unknown code {}", args[1]),
+            }
+        }
         Some("measure") => {
             let t: Vec<u64> = args[1..].iter().filter_map(|s| s.parse().ok()).collect();
             measure(if t.is_empty() { &[10, 100, 1000] } else { &t });
         }
         _ => {
-            eprintln!("usage: hard_suite build CODE [per-code] [seconds] [seed] [FILE] [easy-in] [nodes] [sources] | measure [ms ...]")
+            eprintln!("usage: hard_suite build CODE [per-code] [seconds] [seed] [FILE] [easy-in] [nodes] [sources] | fresh CODE [nodes] | measure [ms ...]")
         }
     }
 }
