@@ -127,13 +127,14 @@ fn every_line_is_consistent() {
             sides[p.side_to_move().index()] += 1;
         }
     }
-    // Both sides to move; the main phase and the race.
+    // Both sides to move; the main phase, the race and the sequential
+    // opening.
     assert!(
         sides[Side::A.index()] > 0 && sides[Side::B.index()] > 0,
         "{sides:?}"
     );
     assert!(
-        phases.contains("main") && phases.contains("race"),
+        phases.contains("main") && phases.contains("race") && phases.contains("opening"),
         "{phases:?}"
     );
 }
