@@ -14,22 +14,28 @@
 //! (`main,opening,race` by default; `line`: along proof lines, `Lines`).
 //! The first three sources: the main phase of random games of the
 //! sequential opening at ply 4 to 43 (Didinga 20 to 79, on 4x8 two times in three, else 4x9 to 4x11; Adjiboto from its start),
-//! the sequential opening's two starts (`o2`, `o1`), and the race of the
-//! simultaneous opening (both blind starts at random, then 0 to 8 random
-//! decisions; the Choro codes only). A candidate is dropped if a shipped
-//! book or cells file knows it (`solve::book::builtin`), if it has fewer
-//! than two legal moves or more than 48, or if the solver does not prove its value within
-//! the node budget. Lost positions are dropped (every move keeps a loss).
-//! Every child is then proven (same budget); the position is kept when at
-//! most a quarter of its legal moves, or exactly one, keep its value (a win:
-//! the child is still won; a draw: the child is still drawn). Then, to
-//! prefer hard positions, `alphabeta` searches it for 10 ms (the probe): a
-//! position whose value it keeps is kept only one time in four (`easy-in`,
-//! default 4; `probe` in
+//! the sequential opening (every `o2` and `o1` position, taken first and
+//! kept whatever the probe says; Didinga on 4x8 to 4x11), and the race of
+//! the simultaneous opening (both blind starts at random, then 0 to 8
+//! random decisions; the Choro codes only). A candidate is dropped if a
+//! shipped book or cells file knows it (`solve::book::builtin`), if it has
+//! fewer than two legal moves or more than 48, if the tables already know
+//! more than a quarter of its children as won, or if the solver does not
+//! prove its value within the node budget. Lost positions are dropped
+//! (every move keeps a loss).
+//! To prefer hard positions, `alphabeta` searches it for 10 ms (the probe): a
+//! position whose value it keeps goes on only one time in `easy-in`
+//! (default 4), before its other children are proven (`probe` in
 //! the file says which). The main phase's games are played by `alphabeta`
 //! at depth 2, with a random move one time in three (random play leaves
-//! one side far ahead, with many winning moves).
-//! Neither side is to move in more than 60% of a code's positions.
+//! one side far ahead, with many winning moves). Every child is then
+//! proven (same budget); the position is kept when at most a quarter of its
+//! legal moves, or exactly one, keep its value (a win: the child is still
+//! won; a draw: the child is still drawn). Neither side is to move in more than 60% of a code's positions.
+//!
+//! `fresh` re-proves every position of a code's file and every child, each
+//! position with a fresh solver (6 M nodes by default), checks the value and
+//! the keeping moves, and writes that solver's node count into the file.
 //!
 //! `measure` searches every position of every code's file with `alphabeta`
 //! and `mcts` (one thread, book off, no solver, `MoveOverhead` 0) for each
