@@ -3,29 +3,39 @@
 //! the yardstick of search changes.
 //!
 //! ```text
-//! cargo run --release -p choro-engine --example hard_suite -- build CODE [per-code] [seconds] [seed] [FILE] [easy-in]
+//! cargo run --release -p choro-engine --example hard_suite -- build CODE [per-code] [seconds] [seed] [FILE] [easy-in] [nodes] [sources]
+//! cargo run --release -p choro-engine --example hard_suite -- fresh CODE [nodes]
 //! cargo run --release -p choro-engine --example hard_suite -- measure [ms ...]
 //! ```
 //!
-//! `build` writes `positions/strength/CODE.txt` (or FILE). Candidates come from
-//! three sources, taken in turn: the main phase of random games of the
+//! `build` writes `positions/strength/CODE.txt` (or FILE). `nodes` is the
+//! solver's budget for the position and for each child (150,000 by
+//! default); `sources` names the sources of candidates, taken in turn
+//! (`main,opening,race` by default; `line`: along proof lines, `Lines`).
+//! The first three sources: the main phase of random games of the
 //! sequential opening at ply 4 to 43 (Didinga 20 to 79, on 4x8 two times in three, else 4x9 to 4x11; Adjiboto from its start),
-//! the sequential opening's two starts (`o2`, `o1`), and the race of the
-//! simultaneous opening (both blind starts at random, then 0 to 8 random
-//! decisions; the Choro codes only). A candidate is dropped if a shipped
-//! book or cells file knows it (`solve::book::builtin`), if it has fewer
-//! than two legal moves or more than 48, or if the solver does not prove its value within
-//! the node budget. Lost positions are dropped (every move keeps a loss).
-//! Every child is then proven (same budget); the position is kept when at
-//! most a quarter of its legal moves, or exactly one, keep its value (a win:
-//! the child is still won; a draw: the child is still drawn). Then, to
-//! prefer hard positions, `alphabeta` searches it for 10 ms (the probe): a
-//! position whose value it keeps is kept only one time in four (`easy-in`,
-//! default 4; `probe` in
+//! the sequential opening (every `o2` and `o1` position, taken first and
+//! kept whatever the probe says; Didinga on 4x8 to 4x11), and the race of
+//! the simultaneous opening (both blind starts at random, then 0 to 8
+//! random decisions; the Choro codes only). A candidate is dropped if a
+//! shipped book or cells file knows it (`solve::book::builtin`), if it has
+//! fewer than two legal moves or more than 48, if the tables already know
+//! more than a quarter of its children as won, or if the solver does not
+//! prove its value within the node budget. Lost positions are dropped
+//! (every move keeps a loss).
+//! To prefer hard positions, `alphabeta` searches it for 10 ms (the probe): a
+//! position whose value it keeps goes on only one time in `easy-in`
+//! (default 4), before its other children are proven (`probe` in
 //! the file says which). The main phase's games are played by `alphabeta`
 //! at depth 2, with a random move one time in three (random play leaves
-//! one side far ahead, with many winning moves).
-//! Neither side is to move in more than 60% of a code's positions.
+//! one side far ahead, with many winning moves). Every child is then
+//! proven (same budget); the position is kept when at most a quarter of its
+//! legal moves, or exactly one, keep its value (a win: the child is still
+//! won; a draw: the child is still drawn). Neither side is to move in more than 60% of a code's positions.
+//!
+//! `fresh` re-proves every position of a code's file and every child, each
+//! position with a fresh solver (6 M nodes by default), checks the value and
+//! the keeping moves, and writes that solver's node count into the file.
 //!
 //! `measure` searches every position of every code's file with `alphabeta`
 //! and `mcts` (one thread, book off, no solver, `MoveOverhead` 0) for each
@@ -35,27 +45,35 @@
 use choro_engine::search::{Algorithm, Limits, SearchConfig, SearchControl};
 use choro_engine::solve::book;
 use choro_engine::solve::{SolveConfig, SolveLimits, Solver};
-use choro_engine::{Game, Opening, Phase, Position, Searcher, Variant};
+use choro_engine::{Game, Opening, Phase, Position, Searcher, Side, Variant};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../positions/strength");
 
-/// Nodes the solver may spend on a position or on each child.
+/// Nodes the solver may spend on a position or on each child, unless the
+/// command gives another budget (the first runs used this one).
 const NODES: u64 = 150_000;
+
+/// Nodes the solver may spend on the root of a proof line (source `line`).
+const ROOT_NODES: u64 = 32_000_000;
+
+/// The sources of candidates, by name, in the order `candidate` numbers
+/// them.
+const SOURCES: [&str; 4] = ["main", "opening", "race", "line"];
 
 /// Most legal moves of a kept position (every child is proven).
 const MAX_MOVES: usize = 48;
 
 /// The proven sign of `p` for its side to move and the depth of its proof
 /// (a win or loss within that many plies), or `None` if not proven.
-fn sign(s: &Solver, p: &Position) -> Option<(i8, Option<u32>, u64)> {
+fn sign(s: &Solver, p: &Position, nodes: u64) -> Option<(i8, Option<u32>, u64)> {
     let sol = s
         .solve(
             p,
             &SolveLimits {
                 plies: Some(1),
-                nodes: Some(NODES),
+                nodes: Some(nodes),
                 time: None,
             },
             &AtomicBool::new(false),
@@ -164,6 +182,131 @@ fn candidate(v: Variant, src: usize, rng: &mut choro_engine::rng::Rng) -> Option
     (!p.phase().is_blind() && p.has_legal_move()).then_some(p.with_ply(0))
 }
 
+/// The roots of the proof lines of `v` (source `line`): positions far from
+/// the end whose proofs are big. Every blind cell of the simultaneous
+/// opening (Didinga on 4x8: the 64 whose signs df-pn decides in 4 to 18 M
+/// nodes each, SOLVED.md), and for Didinga the sequential starts of 4x10
+/// and 4x11 (won by A in 19 and 15 plies, proofs 127 and more deep).
+/// Adjiboto has none: its start is not solved.
+fn roots(v: Variant) -> Vec<Position> {
+    let mut out = Vec::new();
+    if !v.is_choro() {
+        return out;
+    }
+    let s = Position::start(v, v.default_width(), Opening::Simultaneous).unwrap();
+    for (_, a) in s.legal_moves() {
+        for (_, c) in a.legal_moves() {
+            out.push(c);
+        }
+    }
+    if v == Variant::Didinga {
+        for w in [10, 11] {
+            out.push(Position::startpos(v, w).unwrap());
+        }
+    }
+    out
+}
+
+/// The proof lines: their roots, each proven once (the winner, or `None`
+/// when the root budget did not prove it), and the root walked now.
+struct Lines {
+    roots: Vec<Position>,
+    winner: Vec<Option<Option<Side>>>,
+    /// The root in use and the candidates still to take from it.
+    current: Option<(usize, usize)>,
+    root_nodes: u64,
+}
+
+impl Lines {
+    fn new(v: Variant, root_nodes: u64) -> Lines {
+        let roots = roots(v);
+        let races = roots.iter().filter(|p| p.phase() == Phase::Race).count();
+        eprintln!("{v}: {} roots, {races} of them in the race", roots.len());
+        let winner = vec![None; roots.len()];
+        Lines {
+            roots,
+            winner,
+            current: None,
+            root_nodes,
+        }
+    }
+
+    /// A position along the proof line of a root, `plies` (0 to 24) in,
+    /// with the winner to move. Each root gives eight candidates in turn.
+    /// At the winner's turn the line takes a child the proof-number tables
+    /// know as won (the shallowest proof two times in three, else any); at
+    /// the loser's, a child they know as lost (the deepest proof two times
+    /// in three, else any): the loser's best defence, far from the end.
+    fn next(&mut self, solver: &Solver, rng: &mut choro_engine::rng::Rng) -> Option<Position> {
+        if self.roots.is_empty() {
+            return None;
+        }
+        let (r, left) = match self.current {
+            Some((r, left)) if left > 0 => (r, left),
+            _ => (rng.below(self.roots.len()), 8),
+        };
+        self.current = Some((r, left - 1));
+        let root = self.roots[r];
+        // The root's proof is made once; the tables keep most of it, and a
+        // root proven again finds the rest in the table of facts.
+        let winner = match self.winner[r] {
+            Some(w) => w?,
+            None => {
+                let w = sign(solver, &root, self.root_nodes).and_then(|(v, _, n)| {
+                    eprintln!("root {r} proven: {v} in {n} nodes");
+                    match v {
+                        1 => Some(root.side_to_move()),
+                        -1 => Some(root.side_to_move().other()),
+                        _ => None,
+                    }
+                });
+                self.winner[r] = Some(w);
+                if w.is_none() {
+                    eprintln!("root {r}: not proven, or a draw");
+                }
+                w?
+            }
+        };
+        // Prove it again (free when the tables still hold it) so that the
+        // line's positions are known.
+        sign(solver, &root, self.root_nodes)?;
+        let plies = rng.below(25);
+        let mut p = root;
+        for _ in 0..plies {
+            let mut known: Vec<(Position, u32)> = p
+                .legal_moves()
+                .into_iter()
+                .map(|(_, c)| (c, solver.proof_order(&c, winner)))
+                .filter(|&(_, d)| d != u32::MAX)
+                .collect();
+            if known.is_empty() {
+                break;
+            }
+            known.sort_by_key(|&(_, d)| d);
+            let pick = if !rng.chance(2, 3) {
+                rng.below(known.len())
+            } else if p.side_to_move() == winner {
+                0
+            } else {
+                known.len() - 1
+            };
+            p = known[pick].0;
+        }
+        if p.side_to_move() != winner {
+            // One more winning move, so that the winner is to move.
+            let c = p
+                .legal_moves()
+                .into_iter()
+                .map(|(_, c)| (solver.proof_order(&c, winner), c))
+                .filter(|&(d, _)| d != u32::MAX)
+                .min_by_key(|&(d, _)| d)?;
+            p = c.1;
+        }
+        (p.side_to_move() == winner && !p.phase().is_blind() && p.has_legal_move())
+            .then_some(p.with_ply(0))
+    }
+}
+
 /// One kept position.
 struct Kept {
     pos: Position,
@@ -175,28 +318,79 @@ struct Kept {
     probe: bool,
 }
 
-fn build(v: Variant, per_code: usize, secs: u64, seed: u64, out: &str, easy_in: u32) {
+/// What one `build` run is asked for (its command's arguments).
+struct Ask {
+    per_code: usize,
+    secs: u64,
+    seed: u64,
+    out: String,
+    easy_in: u32,
+    /// The solver's budget for a position and for each child.
+    nodes: u64,
+    /// The sources, by index in `SOURCES`.
+    sources: Vec<usize>,
+}
+
+fn build(v: Variant, ask: &Ask) {
+    let (per_code, secs, easy_in, budget) = (ask.per_code, ask.secs, ask.easy_in, ask.nodes);
     let mut solver = Solver::new(&SolveConfig {
         threads: 1,
-        hash_mb: 256,
+        hash_mb: if budget > NODES { 1024 } else { 256 },
         ..SolveConfig::default()
     })
     .unwrap();
     let books = book::builtin();
-    let mut rng = choro_engine::rng::Rng::new(seed);
+    let mut rng = choro_engine::rng::Rng::new(ask.seed);
     let start = Instant::now();
-    let sources: &[usize] = if v.is_choro() { &[0, 1, 2] } else { &[0] };
+    let mut lines = Lines::new(v, ROOT_NODES);
+    // Adjiboto has no opening, race or proof line.
+    let sources: Vec<usize> = ask
+        .sources
+        .iter()
+        .copied()
+        .filter(|&s| v.is_choro() || s == 0)
+        .collect();
     let mut kept: Vec<Kept> = Vec::new();
     let mut seen: Vec<Position> = Vec::new();
-    let (mut tried, mut unproven, mut easy) = (0usize, 0usize, 0usize);
+    let (mut tried, mut unproven, mut easy, mut many) = (0usize, 0usize, 0usize, 0usize);
+    // The sequential opening has few positions: with the source `opening`
+    // every one is tried first (the start `o2` and its children `o1`, on
+    // every width of Didinga from 4x8 to 4x11), whatever the probe says.
+    let mut openings: Vec<Position> = Vec::new();
+    if sources.contains(&1) {
+        let widths: &[u8] = if v == Variant::Didinga {
+            &[8, 9, 10, 11]
+        } else {
+            &[v.default_width()]
+        };
+        for &w in widths {
+            let s = Position::startpos(v, w).unwrap();
+            openings.push(s);
+            openings.extend(s.legal_moves().into_iter().map(|(_, c)| c));
+        }
+        openings.retain(|p| matches!(p.phase(), Phase::Opening2 | Phase::Opening1));
+        openings.reverse();
+    }
     let mut i = 0;
     while kept.len() < per_code && start.elapsed().as_secs() < secs {
+        let whole = !openings.is_empty();
         let src = sources[i % sources.len()];
-        i += 1;
-        let Some(p) = candidate(v, src, &mut rng) else {
+        let p = if let Some(p) = openings.pop() {
+            Some(p.with_ply(0))
+        } else if src == 3 {
+            i += 1;
+            lines.next(&solver, &mut rng)
+        } else {
+            i += 1;
+            candidate(v, src, &mut rng)
+        };
+        let Some(p) = p else {
             continue;
         };
-        if books.sign(&p).is_some() || seen.iter().any(|q| q.same_state(&p)) {
+        if books.get(&p).is_some()
+            || books.sign(&p).is_some()
+            || seen.iter().any(|q| q.same_state(&p))
+        {
             continue;
         }
         seen.push(p);
@@ -210,16 +404,28 @@ fn build(v: Variant, per_code: usize, secs: u64, seed: u64, out: &str, easy_in: 
             continue;
         }
         tried += 1;
+        // The tables may already know more won children than a kept
+        // position may have (free to ask): such a position is left out
+        // before any search.
+        let limit = (moves.len() / 4).max(1);
+        let won = moves
+            .iter()
+            .filter(|(_, c)| solver.proof_order(c, me) != u32::MAX)
+            .count();
+        if won > limit {
+            many += 1;
+            continue;
+        }
         if tried % 20 == 0 {
             eprintln!(
-                "{v}: {tried} tried, {unproven} unproven, {easy} easy, {} kept, {} s",
+                "{v}: {tried} tried, {unproven} unproven, {easy} easy, {many} many, {} kept, {} s",
                 kept.len(),
                 start.elapsed().as_secs()
             );
         }
         // The solver's table is cleared now and then: positions of
         // different games share little.
-        let Some((value, depth, nodes)) = sign(&solver, &p) else {
+        let Some((value, depth, nodes)) = sign(&solver, &p, budget) else {
             unproven += 1;
             continue;
         };
@@ -231,23 +437,22 @@ fn build(v: Variant, per_code: usize, secs: u64, seed: u64, out: &str, easy_in: 
         // children are proven.
         let probe = search(Algorithm::AlphaBeta, &p, 10).and_then(|m| {
             let c = p.play(&m).unwrap();
-            let (cv, _, _) = sign(&solver, &c)?;
+            let (cv, _, _) = sign(&solver, &c, budget)?;
             Some((if c.side_to_move() == me { cv } else { -cv }) == value)
         });
         let Some(probe) = probe else {
             unproven += 1;
             continue;
         };
-        if probe && !rng.chance(1, easy_in) {
+        if probe && !whole && !rng.chance(1, easy_in) {
             easy += 1;
             continue;
         }
-        let limit = (moves.len() / 4).max(1);
         let mut keep = Vec::new();
         let mut nodes = nodes;
         let mut ok = true;
         for (m, c) in &moves {
-            let Some((cv, _, n)) = sign(&solver, c) else {
+            let Some((cv, _, n)) = sign(&solver, c, budget) else {
                 unproven += 1;
                 ok = false;
                 break;
@@ -258,6 +463,7 @@ fn build(v: Variant, per_code: usize, secs: u64, seed: u64, out: &str, easy_in: 
             if mine == value {
                 keep.push(m.to_string());
                 if keep.len() > limit {
+                    many += 1;
                     ok = false;
                     break;
                 }
@@ -286,18 +492,13 @@ fn build(v: Variant, per_code: usize, secs: u64, seed: u64, out: &str, easy_in: 
             nodes,
             probe,
         });
-        write(
-            v,
-            &kept,
-            (per_code, secs, seed, out, easy_in),
-            (tried, unproven, easy),
-        );
+        write(v, &kept, ask, (tried, unproven, easy, many));
         if tried % 50 == 0 {
             solver.clear();
         }
     }
     eprintln!(
-        "{v}: {} kept of {tried} tried ({unproven} unproven, {easy} easy) in {} s",
+        "{v}: {} kept of {tried} tried ({unproven} unproven, {easy} easy, {many} many) in {} s",
         kept.len(),
         start.elapsed().as_secs()
     );
@@ -307,9 +508,13 @@ fn build(v: Variant, per_code: usize, secs: u64, seed: u64, out: &str, easy_in: 
 fn write(
     v: Variant,
     kept: &[Kept],
-    (per_code, secs, seed, out, easy_in): (usize, u64, u64, &str, u32),
-    (tried, unproven, easy): (usize, usize, usize),
+    ask: &Ask,
+    (tried, unproven, easy, many): (usize, usize, usize, usize),
 ) {
+    let (per_code, secs, seed, easy_in, nodes) =
+        (ask.per_code, ask.secs, ask.seed, ask.easy_in, ask.nodes);
+    let sources: Vec<&str> = ask.sources.iter().map(|&i| SOURCES[i]).collect();
+    let sources = sources.join(",");
     let commit = std::process::Command::new("git")
         .args(["rev-parse", "--short", "HEAD"])
         .output()
@@ -325,9 +530,10 @@ fn write(
     let mut text = format!(
         "# The hard strength suite, {v}: proven positions in which few moves keep the value\n\
          # (positions/strength/README.md). Built {date} at commit {commit} by\n\
-         # `cargo run --release -p choro-engine --example hard_suite -- build {v} {per_code} {secs} {seed} FILE {easy_in}`\n\
-         # ({} positions tried, {unproven} not proven within {NODES} nodes each, {easy} left out as\n\
-         # kept by alphabeta at 10 ms: such a position is kept one time in {easy_in}). Columns: position, value (win or draw for the side to\n\
+         # `cargo run --release -p choro-engine --example hard_suite -- build {v} {per_code} {secs} {seed} FILE {easy_in} {nodes} {sources}`\n\
+         # ({} positions tried, {unproven} not proven within {nodes} nodes each, {easy} left out as\n\
+         # kept by alphabeta at 10 ms: such a position is kept one time in {easy_in}; {many} with more\n\
+         # than a quarter of the moves keeping the value). Columns: position, value (win or draw for the side to\n\
          # move), the moves that keep it, legal moves, phase, proof depth (plies; - for a draw),\n\
          # solver nodes for the position and its children, probe (alphabeta at 10 ms kept it).\n",
         tried
@@ -345,7 +551,7 @@ fn write(
             if k.probe { "kept" } else { "lost" },
         ));
     }
-    std::fs::write(out, text).unwrap();
+    std::fs::write(&ask.out, text).unwrap();
 }
 
 /// One suite line: the position and the children of its keeping moves.
@@ -357,6 +563,56 @@ fn parse(line: &str) -> (Position, Vec<Position>) {
         .map(|m| p.parse_move(m).unwrap().1)
         .collect();
     (p, keep)
+}
+
+/// Re-prove every position of `v`'s file and every child with a fresh
+/// solver each (`nodes` a position or child), check the value and the
+/// keeping moves, and write the fresh solver's node count into the nodes
+/// column: a position taken along a proof line was proven from tables
+/// that held most of its proof, and its run counted only what was left.
+fn fresh(v: Variant, nodes: u64) {
+    let path = format!("{DIR}/{v}.txt");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut out = String::new();
+    for line in text.lines() {
+        if line.starts_with('#') || line.trim().is_empty() {
+            out.push_str(line);
+            out.push('\n');
+            continue;
+        }
+        let mut f: Vec<String> = line.split('\t').map(str::to_string).collect();
+        let p: Position = f[0].parse().unwrap();
+        let solver = Solver::new(&SolveConfig {
+            threads: 1,
+            hash_mb: 1024,
+            ..SolveConfig::default()
+        })
+        .unwrap();
+        let value = if f[1] == "win" { 1 } else { 0 };
+        let (pv, _, mut n) = sign(&solver, &p, nodes).unwrap_or_else(|| panic!("{p}: not proven"));
+        assert_eq!(pv, value, "{p}: value");
+        let keep: Vec<Position> = f[2]
+            .split(' ')
+            .map(|m| p.parse_move(m).unwrap().1)
+            .collect();
+        for (m, c) in p.legal_moves() {
+            let (cv, _, cn) =
+                sign(&solver, &c, nodes).unwrap_or_else(|| panic!("{p}: {m} not proven"));
+            n += cn;
+            let mine = if c.side_to_move() == p.side_to_move() {
+                cv
+            } else {
+                -cv
+            };
+            let listed = keep.iter().any(|k| k.same_state(&c));
+            assert_eq!(mine == value, listed, "{p}: {m}");
+        }
+        eprintln!("{v}: {} -> {n} nodes: {p}", f[6]);
+        f[6] = n.to_string();
+        out.push_str(&f.join("\t"));
+        out.push('\n');
+    }
+    std::fs::write(&path, out).unwrap();
 }
 
 fn measure(times: &[u64]) {
@@ -431,21 +687,49 @@ fn main() {
                 .get(5)
                 .cloned()
                 .unwrap_or_else(|| format!("{DIR}/{v}.txt"));
+            let sources = match args.get(8) {
+                Some(list) => {
+                    let mut s = Vec::new();
+                    for name in list.split(',') {
+                        match SOURCES.iter().position(|&x| x == name) {
+                            Some(i) => s.push(i),
+                            None => return eprintln!("unknown source {name}"),
+                        }
+                    }
+                    s
+                }
+                None => vec![0, 1, 2],
+            };
             build(
                 v,
-                n(2, 30) as usize,
-                n(3, 900),
-                n(4, 2026),
-                &out,
-                n(6, 4) as u32,
+                &Ask {
+                    per_code: n(2, 30) as usize,
+                    secs: n(3, 900),
+                    seed: n(4, 2026),
+                    out,
+                    easy_in: n(6, 4) as u32,
+                    nodes: n(7, NODES),
+                    sources,
+                },
             );
+        }
+        Some("fresh") if args.len() >= 2 => {
+            match Variant::ALL.iter().find(|v| v.name() == args[1]) {
+                Some(&v) => fresh(
+                    v,
+                    args.get(2)
+                        .and_then(|s| s.parse().ok())
+                        .unwrap_or(6_000_000),
+                ),
+                None => eprintln!("unknown code {}", args[1]),
+            }
         }
         Some("measure") => {
             let t: Vec<u64> = args[1..].iter().filter_map(|s| s.parse().ok()).collect();
             measure(if t.is_empty() { &[10, 100, 1000] } else { &t });
         }
         _ => {
-            eprintln!("usage: hard_suite build CODE [per-code] [seconds] [seed] [FILE] [easy-in] | measure [ms ...]")
+            eprintln!("usage: hard_suite build CODE [per-code] [seconds] [seed] [FILE] [easy-in] [nodes] [sources] | fresh CODE [nodes] | measure [ms ...]")
         }
     }
 }
