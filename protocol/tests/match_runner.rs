@@ -598,17 +598,7 @@ fn the_command_line_plays_writes_and_replays() {
     assert_eq!(p["pentanomial"].as_array().unwrap().len(), 5);
     assert_eq!(v["engines"][1]["proto"], "uci");
 
-    let out = Command::new(CHORO)
-        .arg("replay")
-        .arg(&records)
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(0), "{stdout}");
-    assert!(
-        stdout.contains("games 4 verified 4 mismatches 0"),
-        "{stdout}"
-    );
+    replay_verifies(&records, 4);
 
     for (args, msg) in [
         (
@@ -959,17 +949,7 @@ fn openings_with_holds_are_played_with_race_holds() {
             r.to_text()
         );
     }
-    let out = Command::new(CHORO)
-        .arg("replay")
-        .arg(&records)
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(0), "{stdout}");
-    assert!(
-        stdout.contains("games 8 verified 8 mismatches 0"),
-        "{stdout}"
-    );
+    replay_verifies(&records, 8);
     // Holds that disagree: refused when read, the line named.
     let p = path.to_str().unwrap();
     for (holds, want) in [
@@ -1014,4 +994,17 @@ fn openings_with_holds_are_played_with_race_holds() {
         1000
     )
     .is_ok());
+}
+
+/// `choro replay` of a records file verifies all of its `games` games.
+fn replay_verifies(records: &std::path::Path, games: usize) {
+    let out = Command::new(CHORO)
+        .arg("replay")
+        .arg(records)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    let want = format!("games {games} verified {games} mismatches 0");
+    assert!(stdout.contains(&want), "{stdout}");
 }
