@@ -34,7 +34,7 @@
 use super::frac::Frac;
 use super::{Run, Solution, Solver};
 use crate::board::Position;
-use crate::types::moves::Move;
+use crate::types::moves::{Move, Token};
 use crate::types::{Phase, Side};
 use fxhash::FxHashMap;
 use std::sync::atomic::Ordering::Relaxed;
@@ -518,7 +518,7 @@ fn range_of((lo, hi): (i8, i8)) -> Range {
 }
 
 fn is_hold(m: &Move) -> bool {
-    m.to_string() == "_"
+    m.len() == 1 && m.token(0) == Some(Token::Hold)
 }
 
 #[cfg(test)]
