@@ -645,21 +645,34 @@ pub fn solve_main(a: &SolveArgs) -> ExitCode {
                 if let Some(bar) = &bar {
                     bar.finish_and_clear();
                 }
-                let mut checks = Vec::new();
-                let checked = match check_budget {
-                    Some(budget) => check_leaves(&solver, &h, budget, &mut |l| checks.push(l)),
-                    None => true,
-                };
-                if resumed && !checked {
-                    return refuted(&checks, a);
-                }
-                if a.json {
-                    emit(holds_json(&pos, &h).to_string());
+                let report = if a.json {
+                    vec![holds_json(&pos, &h).to_string()]
                 } else {
-                    holds_lines(&h).into_iter().for_each(&mut emit);
+                    holds_lines(&h)
+                };
+                // A fresh run reports its values at once, then checks (the
+                // checks of hundreds of leaves take long; they name the
+                // leaves not confirmed, then sum up); a resumed one checks
+                // first and reports nothing it refutes.
+                if !resumed {
+                    report.into_iter().for_each(&mut emit);
+                    match check_budget {
+                        Some(budget) => check_leaves(&solver, &h, budget, &mut emit),
+                        None => true,
+                    }
+                } else {
+                    let mut checks = Vec::new();
+                    let checked = match check_budget {
+                        Some(budget) => check_leaves(&solver, &h, budget, &mut |l| checks.push(l)),
+                        None => true,
+                    };
+                    if !checked {
+                        return refuted(&checks, a);
+                    }
+                    report.into_iter().for_each(&mut emit);
+                    checks.into_iter().for_each(&mut emit);
+                    checked
                 }
-                checks.into_iter().for_each(&mut emit);
-                checked
             }
             Err(e) => {
                 eprintln!("choro solve: {e}");
@@ -940,13 +953,15 @@ fn play_text(pos: &Position, play: &Play) -> String {
 }
 
 /// A cell's pure line: `A holds 3, B holds 5, mixed 7 (A drops 1/2, B
-/// drops 2/3)`; `none` when nobody holds on it.
+/// drops 2/3)`, or `..., open from 9` where an open leaf leaves the
+/// choices unknown; `none` when nobody holds on it.
 fn line_text(c: &RaceCell) -> String {
     let parts: Vec<String> = c
         .line
         .iter()
         .map(|s| match s {
             LineStep::Hold { tick, side } => format!("{side} holds {tick}"),
+            LineStep::Open { tick } => format!("open from {tick}"),
             LineStep::Mixed {
                 tick,
                 a_drop,

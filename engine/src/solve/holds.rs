@@ -105,7 +105,8 @@ pub struct RaceCell {
     pub play: Play,
     /// The line both play while their equilibrium choices are pure: each
     /// tick at which a racer holds (`tick`, side), and where it ends (a
-    /// mixed tick, or the end of the holds).
+    /// mixed tick, a tick whose choices an open leaf leaves unknown, or
+    /// the end of the holds).
     pub line: Vec<LineStep>,
     /// Race nodes valued for this cell (memoized ones not counted again).
     pub race_nodes: u64,
@@ -134,6 +135,13 @@ pub enum LineStep {
         a_drop: Frac,
         /// B's probability of dropping.
         b_drop: Frac,
+    },
+    /// The choices from tick `tick` on are not known: a leaf below is
+    /// open (the cell's value can be exact all the same, when no outcome
+    /// of the open leaves could change it).
+    Open {
+        /// The tick.
+        tick: u32,
     },
 }
 
@@ -253,7 +261,10 @@ impl<'s> Races<'s> {
             };
             let tick = p.race.tick;
             match &n.play {
-                Play::None => return,
+                Play::None => {
+                    out.push(LineStep::Open { tick });
+                    return;
+                }
                 Play::Choose(k) => {
                     let moves = p.legal_moves();
                     let Some((m, c)) = moves.get(*k) else {
@@ -532,6 +543,64 @@ mod tests {
 
     fn f(n: i128, d: i128) -> Frac {
         Frac::new(n, d).unwrap()
+    }
+
+    /// A line stops where a node's choices are unknown (an open leaf
+    /// below, the value exact all the same) and says so, after the holds
+    /// played before it: it used to end there as if nobody held again.
+    #[test]
+    fn a_line_names_the_tick_from_which_it_is_open() {
+        let solver = Solver::new(&crate::solve::SolveConfig {
+            hash_mb: 1,
+            ..Default::default()
+        })
+        .unwrap();
+        let mut races = Races::new(&solver);
+        let pos: Position =
+            "lango:8 2,0,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,0,2 \
+             a r 1.0 lap=ccw,hand=2,next=b,origin=a,front=0,laps=1,holds=1 \
+             lap=ccw,hand=2,next=b,origin=a,front=0,laps=1,holds=1 2"
+                .parse()
+                .unwrap();
+        assert!(is_race_node(&pos));
+        let exact = range_of((1, 1));
+        let node = |play| Node {
+            range: exact,
+            play,
+            proven: 0,
+        };
+        // Tick 1 open: the line is open from it.
+        races.memo.insert(key(&pos), node(Play::None));
+        let mut line = Vec::new();
+        races.line(&pos, &mut line);
+        let tick = pos.race.tick;
+        assert_eq!(line, vec![LineStep::Open { tick }]);
+        // A holds in tick 1, B drops; the next node is open.
+        races.memo.insert(
+            key(&pos),
+            node(Play::Tick {
+                a_drop: Frac::ZERO,
+                b_drop: Frac::ONE,
+            }),
+        );
+        let (_, held) = pos.legal_moves()[1];
+        let (_, next) = held.legal_moves()[0];
+        assert!(is_race_node(&next), "{next}");
+        races.memo.insert(key(&next), node(Play::None));
+        line.clear();
+        races.line(&pos, &mut line);
+        assert_eq!(
+            line,
+            vec![
+                LineStep::Hold {
+                    tick,
+                    side: Side::A
+                },
+                LineStep::Open {
+                    tick: next.race.tick
+                }
+            ]
+        );
     }
 
     /// The matrix game's solver takes fractional cells: its float
