@@ -11,7 +11,10 @@
 //! `build` writes `positions/strength/CODE.txt` (or FILE). `nodes` is the
 //! solver's budget for the position and for each child (150,000 by
 //! default); `sources` names the sources of candidates, taken in turn
-//! (`main,opening,race` by default; `line`: along proof lines, `Lines`).
+//! (`main,opening,race` by default; `line`: along proof lines, `Lines`;
+//! `blunder`: positions in which a searcher at 5 to 30 ms gave the value
+//! away in a game against another, `Blunders`: a selection on today's
+//! searchers' mistakes).
 //! The first three sources: the main phase of random games of the
 //! sequential opening at ply 4 to 43 (Didinga 20 to 79, on 4x8 two times in three, else 4x9 to 4x11; Adjiboto from its start),
 //! the sequential opening (every `o2` and `o1` position, taken first and
@@ -60,7 +63,7 @@ const ROOT_NODES: u64 = 32_000_000;
 
 /// The sources of candidates, by name, in the order `candidate` numbers
 /// them.
-const SOURCES: [&str; 4] = ["main", "opening", "race", "line"];
+const SOURCES: [&str; 5] = ["main", "opening", "race", "line", "blunder"];
 
 /// Most legal moves of a kept position (every child is proven).
 const MAX_MOVES: usize = 48;
@@ -307,6 +310,186 @@ impl Lines {
     }
 }
 
+/// Most plies of a game of the source `blunder`.
+const GAME_PLIES: usize = 200;
+
+/// Unproven positions in a row, walking a game of the source `blunder`
+/// back from its end, after which the rest of the game is left unchecked
+/// (the earlier positions are harder to prove still).
+const UNPROVEN_RUN: usize = 3;
+
+/// The source `blunder`: games of today's searchers against each other at
+/// short budgets, and the positions in which the move played gave the
+/// value away. Each game pits `alphabeta` (one thread, book off) at 5 to 30
+/// ms a move against `alphabeta` or (one game in two) `mcts` at 5 to 30 ms,
+/// sides at random, for at most `GAME_PLIES` plies or until a position
+/// repeats. The starts: for the Choro codes every blind cell of the
+/// simultaneous opening on 4x8 (all pairs of blind starts, taken at
+/// random), and one game in four the sequential start; for Didinga one game
+/// in two on 4x9 to 4x16 instead, the sequential or the simultaneous
+/// opening (blind starts at random); for Adjiboto its start and 0 to 6
+/// random plies. After the game the solver (df-pn, `--plies 1`, the run's
+/// node budget for each position and child) walks it back from its end:
+/// a position whose mover's value was a win and whose child after the move
+/// played is not won for him, or a draw whose child is lost, is a blunder
+/// and a candidate. The walk stops at `UNPROVEN_RUN` unproven positions in
+/// a row.
+struct Blunders {
+    cells: Vec<Position>,
+    queue: Vec<Position>,
+    games: usize,
+    plies: usize,
+    found: usize,
+    /// The games in which `mcts` played one side.
+    mcts_games: usize,
+}
+
+impl Blunders {
+    fn new(v: Variant) -> Blunders {
+        let mut cells = Vec::new();
+        if v.is_choro() {
+            let s = Position::start(v, v.default_width(), Opening::Simultaneous).unwrap();
+            for (_, a) in s.legal_moves() {
+                for (_, c) in a.legal_moves() {
+                    cells.push(c);
+                }
+            }
+        }
+        Blunders {
+            cells,
+            queue: Vec::new(),
+            games: 0,
+            plies: 0,
+            found: 0,
+            mcts_games: 0,
+        }
+    }
+
+    /// The start of a game (see the struct's doc).
+    fn start(&self, v: Variant, rng: &mut choro_engine::rng::Rng) -> Option<Position> {
+        let mut p = if !v.is_choro() {
+            let mut p = Position::startpos(v, v.default_width()).ok()?;
+            for _ in 0..rng.below(7) {
+                let moves = p.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                p = moves[rng.below(moves.len())].1;
+            }
+            p
+        } else if v == Variant::Didinga && rng.chance(1, 2) {
+            let w = 9 + rng.below(8) as u8;
+            if rng.chance(1, 2) {
+                Position::startpos(v, w).ok()?
+            } else {
+                Position::start(v, w, Opening::Simultaneous).ok()?
+            }
+        } else if rng.chance(1, 4) || self.cells.is_empty() {
+            Position::startpos(v, v.default_width()).ok()?
+        } else {
+            *rng.pick(&self.cells)
+        };
+        while p.phase().is_blind() {
+            let moves = p.legal_moves();
+            if moves.is_empty() {
+                return None;
+            }
+            p = moves[rng.below(moves.len())].1;
+        }
+        Some(p)
+    }
+
+    /// The next blunder, or `None` when a game gave none.
+    fn next(
+        &mut self,
+        v: Variant,
+        solver: &Solver,
+        nodes: u64,
+        rng: &mut choro_engine::rng::Rng,
+    ) -> Option<Position> {
+        if let Some(p) = self.queue.pop() {
+            return Some(p);
+        }
+        let mut p = self.start(v, rng)?;
+        let ab = 5 + rng.below(26) as u64;
+        let other = 5 + rng.below(26) as u64;
+        let mcts = rng.chance(1, 2);
+        let ab_side = if rng.chance(1, 2) { Side::A } else { Side::B };
+        self.games += 1;
+        self.mcts_games += mcts as usize;
+        // The game: each position with two moves or more and the move played.
+        let mut line: Vec<(Position, choro_engine::Move)> = Vec::new();
+        let mut met: Vec<Position> = vec![p];
+        for _ in 0..GAME_PLIES {
+            let moves = p.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let m = if moves.len() == 1 {
+                moves[0].0
+            } else if p.side_to_move() == ab_side || !mcts {
+                let ms = if p.side_to_move() == ab_side {
+                    ab
+                } else {
+                    other
+                };
+                search(Algorithm::AlphaBeta, &p, ms)?
+            } else {
+                search(Algorithm::Mcts, &p, other)?
+            };
+            if moves.len() >= 2 {
+                line.push((p.with_ply(0), m));
+            }
+            p = p.play(&m).ok()?;
+            self.plies += 1;
+            if met.iter().any(|q| q.same_state(&p)) {
+                break;
+            }
+            met.push(p);
+        }
+        // Back from the end: the later positions are the cheaper proofs, and
+        // their proofs help the earlier ones.
+        let mut unproven = 0;
+        for (p, m) in line.iter().rev() {
+            let Some((value, _, _)) = sign(solver, p, nodes) else {
+                unproven += 1;
+                if unproven >= UNPROVEN_RUN {
+                    break;
+                }
+                continue;
+            };
+            unproven = 0;
+            if value < 0 {
+                continue;
+            }
+            let c = p.play(m).unwrap();
+            let Some((cv, _, _)) = sign(solver, &c, nodes) else {
+                continue;
+            };
+            let mine = if c.side_to_move() == p.side_to_move() {
+                cv
+            } else {
+                -cv
+            };
+            if mine < value {
+                self.found += 1;
+                self.queue.push(*p);
+            }
+        }
+        // The queue holds the latest blunder first: the earliest is taken
+        // first.
+        eprintln!(
+            "{v}: game {} ({} plies, alphabeta {ab} ms vs {} {other} ms): {} blunders, {} in all",
+            self.games,
+            line.len(),
+            if mcts { "mcts" } else { "alphabeta" },
+            self.queue.len(),
+            self.found
+        );
+        self.queue.pop()
+    }
+}
+
 /// One kept position.
 struct Kept {
     pos: Position,
@@ -343,12 +526,13 @@ fn build(v: Variant, ask: &Ask) {
     let mut rng = choro_engine::rng::Rng::new(ask.seed);
     let start = Instant::now();
     let mut lines = Lines::new(v, ROOT_NODES);
+    let mut blunders = Blunders::new(v);
     // Adjiboto has no opening, race or proof line.
     let sources: Vec<usize> = ask
         .sources
         .iter()
         .copied()
-        .filter(|&s| v.is_choro() || s == 0)
+        .filter(|&s| v.is_choro() || s == 0 || s == 4)
         .collect();
     let mut kept: Vec<Kept> = Vec::new();
     let mut seen: Vec<Position> = Vec::new();
@@ -380,6 +564,9 @@ fn build(v: Variant, ask: &Ask) {
         } else if src == 3 {
             i += 1;
             lines.next(&solver, &mut rng)
+        } else if src == 4 {
+            i += 1;
+            blunders.next(v, &solver, budget, &mut rng)
         } else {
             i += 1;
             candidate(v, src, &mut rng)
@@ -492,10 +679,14 @@ fn build(v: Variant, ask: &Ask) {
             nodes,
             probe,
         });
-        write(v, &kept, ask, (tried, unproven, easy, many));
+        write(v, &kept, ask, (tried, unproven, easy, many), &blunders);
         if tried % 50 == 0 {
             solver.clear();
         }
+    }
+    // The head's counts as at the end of the run.
+    if !kept.is_empty() {
+        write(v, &kept, ask, (tried, unproven, easy, many), &blunders);
     }
     eprintln!(
         "{v}: {} kept of {tried} tried ({unproven} unproven, {easy} easy, {many} many) in {} s",
@@ -510,6 +701,7 @@ fn write(
     kept: &[Kept],
     ask: &Ask,
     (tried, unproven, easy, many): (usize, usize, usize, usize),
+    blunders: &Blunders,
 ) {
     let (per_code, secs, seed, easy_in, nodes) =
         (ask.per_code, ask.secs, ask.seed, ask.easy_in, ask.nodes);
@@ -538,6 +730,13 @@ fn write(
          # solver nodes for the position and its children, probe (alphabeta at 10 ms kept it).\n",
         tried
     );
+    if ask.sources.contains(&4) {
+        text.push_str(&format!(
+            "# Source blunder: {} games ({} plies; mcts played one side in {}), {} blunders found\n\
+             # (a position whose value the move played gave away), each a candidate as above.\n",
+            blunders.games, blunders.plies, blunders.mcts_games, blunders.found
+        ));
+    }
     for k in kept {
         text.push_str(&format!(
             "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\n",
