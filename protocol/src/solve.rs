@@ -687,19 +687,34 @@ pub fn solve_main(a: &SolveArgs) -> ExitCode {
                 if let Some(bar) = &bar {
                     bar.finish_and_clear();
                 }
+                let report = if a.json {
+                    vec![blind_json(&pos, &b).to_string()]
+                } else {
+                    blind_lines(&b)
+                };
+                // As with holds: a fresh run reports the matrix at once and
+                // checks its cells after; a resumed one checks first and
+                // reports nothing its check refutes.
+                if !resumed {
+                    report.iter().cloned().for_each(&mut emit);
+                }
                 let mut checks = Vec::new();
                 let mut checked = true;
                 if let Some(budget) = check_budget {
+                    let mut out = |l: String| {
+                        if resumed {
+                            checks.push(l)
+                        } else {
+                            emit(l)
+                        }
+                    };
                     for (i, row) in b.positions.iter().enumerate() {
                         for (j, c) in row.iter().enumerate() {
                             let cell = format!("cell {} {}", b.a_starts[i], b.b_starts[j]);
                             let s = &b.cells[i][j];
-                            checked &=
-                                plain_check(&solver, c, s, budget, &cell, &mut |l| checks.push(l));
+                            checked &= plain_check(&solver, c, s, budget, &cell, &mut out);
                             if resumed {
-                                checked &= resumed_draw_check(c, s, budget, &cell, &mut |l| {
-                                    checks.push(l)
-                                });
+                                checked &= resumed_draw_check(c, s, budget, &cell, &mut out);
                             }
                         }
                     }
@@ -707,10 +722,8 @@ pub fn solve_main(a: &SolveArgs) -> ExitCode {
                 if resumed && !checked {
                     return refuted(&checks, a);
                 }
-                if a.json {
-                    emit(blind_json(&pos, &b).to_string());
-                } else {
-                    blind_lines(&b).into_iter().for_each(&mut emit);
+                if resumed {
+                    report.into_iter().for_each(&mut emit);
                 }
                 let mut book = Book::default();
                 for (i, row) in b.positions.iter().enumerate() {
