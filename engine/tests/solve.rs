@@ -321,16 +321,7 @@ fn checker_follows_a_dfpn_proof_through_its_wins_in_one() {
         ..SolveConfig::default()
     })
     .unwrap();
-    let sol = s
-        .solve_within(
-            &pos,
-            &SolveLimits {
-                plies: Some(1),
-                ..SolveLimits::default()
-            },
-        )
-        .unwrap();
-    let within = sol.win_within.expect("A's win is proven");
+    let within = solve(&s, &pos, 1).win_within.expect("A's win is proven");
     let order = |c: &Position, w: Side| s.proof_order(c, w);
     let mut c = Checker::new(50_000).with_order(&order);
     assert_eq!(
