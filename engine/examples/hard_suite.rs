@@ -3,7 +3,7 @@
 //! the yardstick of search changes.
 //!
 //! ```text
-//! cargo run --release -p choro-engine --example hard_suite -- build CODE [per-code] [seconds] [seed] [FILE] [easy-in] [nodes] [sources]
+//! cargo run --release -p choro-engine --example hard_suite -- build CODE [per-code] [seconds] [seed] [FILE] [easy-in] [nodes] [sources] [probe-ms]
 //! cargo run --release -p choro-engine --example hard_suite -- fresh CODE [nodes]
 //! cargo run --release -p choro-engine --example hard_suite -- measure [ms ...]
 //! ```
@@ -26,8 +26,8 @@
 //! more than a quarter of its children as won, or if the solver does not
 //! prove its value within the node budget. Lost positions are dropped
 //! (every move keeps a loss).
-//! To prefer hard positions, `alphabeta` searches it for 10 ms (the probe): a
-//! position whose value it keeps goes on only one time in `easy-in`
+//! To prefer hard positions, `alphabeta` searches it for `probe-ms` (10 ms by
+//! default: the probe): a position whose value it keeps goes on only one time in `easy-in`
 //! (default 4), before its other children are proven (`probe` in
 //! the file says which). The main phase's games are played by `alphabeta`
 //! at depth 2, with a random move one time in three (random play leaves
@@ -512,6 +512,8 @@ struct Ask {
     nodes: u64,
     /// The sources, by index in `SOURCES`.
     sources: Vec<usize>,
+    /// The probe's budget: `alphabeta`'s `movetime`, in milliseconds.
+    probe_ms: u64,
 }
 
 fn build(v: Variant, ask: &Ask) {
@@ -619,10 +621,10 @@ fn build(v: Variant, ask: &Ask) {
         if value < 0 {
             continue;
         }
-        // The probe: `alphabeta` for 10 ms. A position whose probe keeps the
-        // value is kept one time in four, and decided before its other
-        // children are proven.
-        let probe = search(Algorithm::AlphaBeta, &p, 10).and_then(|m| {
+        // The probe: `alphabeta` for `probe_ms`. A position whose probe keeps
+        // the value is kept one time in `easy_in`, and decided before its
+        // other children are proven.
+        let probe = search(Algorithm::AlphaBeta, &p, ask.probe_ms).and_then(|m| {
             let c = p.play(&m).unwrap();
             let (cv, _, _) = sign(&solver, &c, budget)?;
             Some((if c.side_to_move() == me { cv } else { -cv }) == value)
@@ -703,8 +705,14 @@ fn write(
     (tried, unproven, easy, many): (usize, usize, usize, usize),
     blunders: &Blunders,
 ) {
-    let (per_code, secs, seed, easy_in, nodes) =
-        (ask.per_code, ask.secs, ask.seed, ask.easy_in, ask.nodes);
+    let (per_code, secs, seed, easy_in, nodes, probe) = (
+        ask.per_code,
+        ask.secs,
+        ask.seed,
+        ask.easy_in,
+        ask.nodes,
+        ask.probe_ms,
+    );
     let sources: Vec<&str> = ask.sources.iter().map(|&i| SOURCES[i]).collect();
     let sources = sources.join(",");
     let commit = std::process::Command::new("git")
@@ -722,12 +730,12 @@ fn write(
     let mut text = format!(
         "# The hard strength suite, {v}: proven positions in which few moves keep the value\n\
          # (positions/strength/README.md). Built {date} at commit {commit} by\n\
-         # `cargo run --release -p choro-engine --example hard_suite -- build {v} {per_code} {secs} {seed} FILE {easy_in} {nodes} {sources}`\n\
+         # `cargo run --release -p choro-engine --example hard_suite -- build {v} {per_code} {secs} {seed} FILE {easy_in} {nodes} {sources} {probe}`\n\
          # ({} positions tried, {unproven} not proven within {nodes} nodes each, {easy} left out as\n\
-         # kept by alphabeta at 10 ms: such a position is kept one time in {easy_in}; {many} with more\n\
+         # kept by alphabeta at {probe} ms: such a position is kept one time in {easy_in}; {many} with more\n\
          # than a quarter of the moves keeping the value). Columns: position, value (win or draw for the side to\n\
          # move), the moves that keep it, legal moves, phase, proof depth (plies; - for a draw),\n\
-         # solver nodes for the position and its children, probe (alphabeta at 10 ms kept it).\n",
+         # solver nodes for the position and its children, probe (alphabeta at {probe} ms kept it).\n",
         tried
     );
     if ask.sources.contains(&4) {
@@ -909,6 +917,7 @@ fn main() {
                     easy_in: n(6, 4) as u32,
                     nodes: n(7, NODES),
                     sources,
+                    probe_ms: n(9, 10).max(1),
                 },
             );
         }
@@ -928,7 +937,7 @@ fn main() {
             measure(if t.is_empty() { &[10, 100, 1000] } else { &t });
         }
         _ => {
-            eprintln!("usage: hard_suite build CODE [per-code] [seconds] [seed] [FILE] [easy-in] [nodes] [sources] | fresh CODE [nodes] | measure [ms ...]")
+            eprintln!("usage: hard_suite build CODE [per-code] [seconds] [seed] [FILE] [easy-in] [nodes] [sources] [probe-ms] | fresh CODE [nodes] | measure [ms ...]")
         }
     }
 }
