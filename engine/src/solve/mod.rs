@@ -23,6 +23,7 @@
 
 pub mod book;
 pub mod check;
+pub mod classes;
 pub mod frac;
 pub mod holds;
 pub mod pns;
