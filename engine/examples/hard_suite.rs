@@ -14,7 +14,8 @@
 //! (`main,opening,race` by default; `line`: along proof lines, `Lines`;
 //! `blunder`: positions in which a searcher at 5 to 30 ms gave the value
 //! away in a game against another, `Blunders`: a selection on today's
-//! searchers' mistakes).
+//! searchers' mistakes; `wide`: along the proof lines of the blind cells of
+//! Didinga 4x9 and 4x10, each root proven within `WIDE_ROOT_NODES`).
 //! The first three sources: the main phase of random games of the
 //! sequential opening at ply 4 to 43 (Didinga 20 to 79, on 4x8 two times in three, else 4x9 to 4x11; Adjiboto from its start),
 //! the sequential opening (every `o2` and `o1` position, taken first and
@@ -63,7 +64,13 @@ const ROOT_NODES: u64 = 32_000_000;
 
 /// The sources of candidates, by name, in the order `candidate` numbers
 /// them.
-const SOURCES: [&str; 5] = ["main", "opening", "race", "line", "blunder"];
+const SOURCES: [&str; 6] = ["main", "opening", "race", "line", "blunder", "wide"];
+
+/// Nodes the solver may spend on the root of a proof line of source
+/// `wide` (a blind cell of Didinga 4x9 or 4x10): a quarter of `ROOT_NODES`,
+/// since about half of these cells are not proven within 60 M nodes and a
+/// failed root costs its whole budget.
+const WIDE_ROOT_NODES: u64 = ROOT_NODES / 4;
 
 /// Most legal moves of a kept position (every child is proven).
 const MAX_MOVES: usize = 48;
@@ -191,6 +198,24 @@ fn candidate(v: Variant, src: usize, rng: &mut choro_engine::rng::Rng) -> Option
 /// nodes each, SOLVED.md), and for Didinga the sequential starts of 4x10
 /// and 4x11 (won by A in 19 and 15 plies, proofs 127 and more deep).
 /// Adjiboto has none: its start is not solved.
+/// The roots of source `wide`: every blind cell of Didinga 4x9 and 4x10
+/// (181 cells; none for the other codes).
+fn wide_roots(v: Variant) -> Vec<Position> {
+    let mut out = Vec::new();
+    if v != Variant::Didinga {
+        return out;
+    }
+    for w in [9, 10] {
+        let s = Position::start(v, w, Opening::Simultaneous).unwrap();
+        for (_, a) in s.legal_moves() {
+            for (_, c) in a.legal_moves() {
+                out.push(c);
+            }
+        }
+    }
+    out
+}
+
 fn roots(v: Variant) -> Vec<Position> {
     let mut out = Vec::new();
     if !v.is_choro() {
@@ -222,7 +247,10 @@ struct Lines {
 
 impl Lines {
     fn new(v: Variant, root_nodes: u64) -> Lines {
-        let roots = roots(v);
+        Lines::of(v, roots(v), root_nodes)
+    }
+
+    fn of(v: Variant, roots: Vec<Position>, root_nodes: u64) -> Lines {
         let races = roots.iter().filter(|p| p.phase() == Phase::Race).count();
         eprintln!("{v}: {} roots, {races} of them in the race", roots.len());
         let winner = vec![None; roots.len()];
@@ -528,6 +556,7 @@ fn build(v: Variant, ask: &Ask) {
     let mut rng = choro_engine::rng::Rng::new(ask.seed);
     let start = Instant::now();
     let mut lines = Lines::new(v, ROOT_NODES);
+    let mut wide = Lines::of(v, wide_roots(v), WIDE_ROOT_NODES);
     let mut blunders = Blunders::new(v);
     // Adjiboto has no opening, race or proof line.
     let sources: Vec<usize> = ask
@@ -535,7 +564,12 @@ fn build(v: Variant, ask: &Ask) {
         .iter()
         .copied()
         .filter(|&s| v.is_choro() || s == 0 || s == 4)
+        .filter(|&s| v == Variant::Didinga || s != 5)
         .collect();
+    if sources.is_empty() {
+        eprintln!("{v}: none of the sources named has positions of this code");
+        return;
+    }
     let mut kept: Vec<Kept> = Vec::new();
     let mut seen: Vec<Position> = Vec::new();
     let (mut tried, mut unproven, mut easy, mut many) = (0usize, 0usize, 0usize, 0usize);
@@ -569,6 +603,9 @@ fn build(v: Variant, ask: &Ask) {
         } else if src == 4 {
             i += 1;
             blunders.next(v, &solver, budget, &mut rng)
+        } else if src == 5 {
+            i += 1;
+            wide.next(&solver, &mut rng)
         } else {
             i += 1;
             candidate(v, src, &mut rng)
