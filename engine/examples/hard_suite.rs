@@ -48,6 +48,8 @@
 
 use choro_engine::search::{Algorithm, Limits, SearchConfig, SearchControl};
 use choro_engine::solve::book;
+use choro_engine::solve::classes::Tables;
+use choro_engine::solve::Value;
 use choro_engine::solve::{SolveConfig, SolveLimits, Solver};
 use choro_engine::{Game, Opening, Phase, Position, Searcher, Side, Variant};
 use std::sync::atomic::AtomicBool;
@@ -64,7 +66,14 @@ const ROOT_NODES: u64 = 32_000_000;
 
 /// The sources of candidates, by name, in the order `candidate` numbers
 /// them.
-const SOURCES: [&str; 6] = ["main", "opening", "race", "line", "blunder", "wide"];
+const SOURCES: [&str; 7] = [
+    "main", "opening", "race", "line", "blunder", "wide", "endgame",
+];
+
+/// The largest class of Adjiboto's retrograde tables (`solve::classes`)
+/// that source `endgame` builds: every main-phase position with at most
+/// this many counters in play, valued exactly (about 2 minutes).
+const ENDGAME_K: u32 = 16;
 
 /// Nodes the solver may spend on the root of a proof line of source
 /// `wide` (a blind cell of Didinga 4x9 or 4x10): a quarter of `ROOT_NODES`,
@@ -93,6 +102,22 @@ fn sign(s: &Solver, p: &Position, nodes: u64) -> Option<(i8, Option<u32>, u64)> 
         .ok()?;
     let (lo, hi) = sol.range();
     (lo == hi).then_some((lo, sol.win_within.or(sol.loss_within), sol.nodes))
+}
+
+/// As `sign`, but from Adjiboto's retrograde tables where they hold `p`
+/// (exact: the depth is the distance, and no solver node is spent).
+fn valued(
+    tables: Option<&Tables>,
+    s: &Solver,
+    p: &Position,
+    nodes: u64,
+) -> Option<(i8, Option<u32>, u64)> {
+    match tables.and_then(|t| t.value(p)) {
+        Some(Value::Win(d)) => Some((1, Some(d), 0)),
+        Some(Value::Loss(d)) => Some((-1, Some(d), 0)),
+        Some(Value::Draw) => Some((0, None, 0)),
+        None => sign(s, p, nodes),
+    }
 }
 
 /// The move `alg` chooses in `p` within `ms`.
@@ -176,6 +201,25 @@ fn candidate(v: Variant, src: usize, rng: &mut choro_engine::rng::Rng) -> Option
             let p = Position::startpos(v, width).ok()?;
             walk(p, rng.below(2), rng)
         }
+        6 => {
+            // Adjiboto's endgame: the guided game goes on until at most
+            // `ENDGAME_K` counters are in play, then 0 to 5 plies more.
+            let mut p = Position::startpos(v, width).ok()?;
+            for _ in 0..600 {
+                let in_play: u32 = (0..2)
+                    .flat_map(|r| (0..5).map(move |c| (r, c)))
+                    .map(|(r, c)| p.at(r, c) as u32)
+                    .sum();
+                if in_play <= ENDGAME_K && p.history(Side::B).len() == 5 {
+                    break;
+                }
+                if !p.has_legal_move() {
+                    return None;
+                }
+                p = walk(p, 1, rng);
+            }
+            walk(p, rng.below(6), rng)
+        }
         _ => {
             let mut p = Position::start(v, width, Opening::Simultaneous).ok()?;
             p = walk(p, 2, rng);
@@ -192,12 +236,6 @@ fn candidate(v: Variant, src: usize, rng: &mut choro_engine::rng::Rng) -> Option
     (!p.phase().is_blind() && p.has_legal_move()).then_some(p.with_ply(0))
 }
 
-/// The roots of the proof lines of `v` (source `line`): positions far from
-/// the end whose proofs are big. Every blind cell of the simultaneous
-/// opening (Didinga on 4x8: the 64 whose signs df-pn decides in 4 to 18 M
-/// nodes each, SOLVED.md), and for Didinga the sequential starts of 4x10
-/// and 4x11 (won by A in 19 and 15 plies, proofs 127 and more deep).
-/// Adjiboto has none: its start is not solved.
 /// The roots of source `wide`: every blind cell of Didinga 4x9 and 4x10
 /// (181 cells; none for the other codes).
 fn wide_roots(v: Variant) -> Vec<Position> {
@@ -216,6 +254,12 @@ fn wide_roots(v: Variant) -> Vec<Position> {
     out
 }
 
+/// The roots of the proof lines of `v` (source `line`): positions far from
+/// the end whose proofs are big. Every blind cell of the simultaneous
+/// opening (Didinga on 4x8: the 64 whose signs df-pn decides in 4 to 18 M
+/// nodes each, SOLVED.md), and for Didinga the sequential starts of 4x10
+/// and 4x11 (won by A in 19 and 15 plies, proofs 127 and more deep).
+/// Adjiboto has none: its start is not solved.
 fn roots(v: Variant) -> Vec<Position> {
     let mut out = Vec::new();
     if !v.is_choro() {
@@ -563,13 +607,23 @@ fn build(v: Variant, ask: &Ask) {
         .sources
         .iter()
         .copied()
-        .filter(|&s| v.is_choro() || s == 0 || s == 4)
+        .filter(|&s| v.is_choro() || s == 0 || s == 4 || s == 6)
         .filter(|&s| v == Variant::Didinga || s != 5)
+        .filter(|&s| v == Variant::Adjiboto || s != 6)
         .collect();
     if sources.is_empty() {
         eprintln!("{v}: none of the sources named has positions of this code");
         return;
     }
+    let tables = sources.contains(&6).then(|| {
+        let t = Tables::build(ENDGAME_K, &AtomicBool::new(false), &mut |c| {
+            eprintln!("{v}: table of {} counters in play built", c.k)
+        })
+        .unwrap();
+        eprintln!("{v}: tables up to {ENDGAME_K} counters built");
+        t
+    });
+    let tables = tables.as_ref();
     let mut kept: Vec<Kept> = Vec::new();
     let mut seen: Vec<Position> = Vec::new();
     let (mut tried, mut unproven, mut easy, mut many) = (0usize, 0usize, 0usize, 0usize);
@@ -651,7 +705,7 @@ fn build(v: Variant, ask: &Ask) {
         }
         // The solver's table is cleared now and then: positions of
         // different games share little.
-        let Some((value, depth, nodes)) = sign(&solver, &p, budget) else {
+        let Some((value, depth, nodes)) = valued(tables, &solver, &p, budget) else {
             unproven += 1;
             continue;
         };
@@ -663,7 +717,7 @@ fn build(v: Variant, ask: &Ask) {
         // other children are proven.
         let probe = search(Algorithm::AlphaBeta, &p, ask.probe_ms).and_then(|m| {
             let c = p.play(&m).unwrap();
-            let (cv, _, _) = sign(&solver, &c, budget)?;
+            let (cv, _, _) = valued(tables, &solver, &c, budget)?;
             Some((if c.side_to_move() == me { cv } else { -cv }) == value)
         });
         let Some(probe) = probe else {
@@ -678,7 +732,7 @@ fn build(v: Variant, ask: &Ask) {
         let mut nodes = nodes;
         let mut ok = true;
         for (m, c) in &moves {
-            let Some((cv, _, n)) = sign(&solver, c, budget) else {
+            let Some((cv, _, n)) = valued(tables, &solver, c, budget) else {
                 unproven += 1;
                 ok = false;
                 break;
