@@ -586,6 +586,9 @@ struct Ask {
     sources: Vec<usize>,
     /// The probe's budget: `alphabeta`'s `movetime`, in milliseconds.
     probe_ms: u64,
+    /// The checkout's commit when the run started (`cargo run` builds it
+    /// then; read at the end, it would name any commit made meanwhile).
+    commit: String,
 }
 
 fn build(v: Variant, ask: &Ask) {
@@ -806,12 +809,7 @@ fn write(
     );
     let sources: Vec<&str> = ask.sources.iter().map(|&i| SOURCES[i]).collect();
     let sources = sources.join(",");
-    let commit = std::process::Command::new("git")
-        .args(["rev-parse", "--short", "HEAD"])
-        .output()
-        .ok()
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
-        .unwrap_or_default();
+    let commit = &ask.commit;
     let date = std::process::Command::new("date")
         .args(["-u", "+%Y-%m-%d %H:%M UTC"])
         .output()
@@ -1009,6 +1007,12 @@ fn main() {
                     nodes: n(7, NODES),
                     sources,
                     probe_ms: n(9, 10).max(1),
+                    commit: std::process::Command::new("git")
+                        .args(["rev-parse", "--short", "HEAD"])
+                        .output()
+                        .ok()
+                        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+                        .unwrap_or_default(),
                 },
             );
         }
