@@ -2,18 +2,22 @@
 //! (SOLVED.md "Adjiboto by counters in play").
 //!
 //! ```text
-//! cargo run --release -p choro-engine --example adjiboto_classes -- [seconds] [per-class] [k ...]
+//! cargo run --release -p choro-engine --example adjiboto_classes -- [seconds] [per-class] [k ...] [tables=K]
 //! ```
 //!
 //! For each k, `per-class` random main-phase positions with k counters on
 //! the board (both opening histories complete, the other 100 - k counters
 //! split between the stores at random, either side to move), each solved
 //! with a limit of `seconds`: the share proven, wins, losses and draws, and
-//! the median nodes and time of the proven ones.
+//! the median nodes and time of the proven ones. With `tables=K` the solver
+//! reads the retrograde tables of up to K counters in play
+//! (`solve::classes`, as `choro solve --tables K`), built first.
 
+use choro_engine::solve::classes::Tables;
 use choro_engine::solve::{SolveConfig, SolveLimits, Solver, Value};
 use choro_engine::Position;
 use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::Duration;
 
 fn main() {
@@ -21,6 +25,10 @@ fn main() {
     let secs: f64 = args.first().and_then(|s| s.parse().ok()).unwrap_or(5.0);
     let per: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(10);
     let ks: Vec<u32> = args.iter().skip(2).filter_map(|s| s.parse().ok()).collect();
+    let tables = args
+        .iter()
+        .find_map(|a| a.strip_prefix("tables=")?.parse::<u32>().ok())
+        .map(|k| Arc::new(Tables::build(k, &AtomicBool::new(false), &mut |_| {}).unwrap()));
     let ks = if ks.is_empty() {
         vec![6, 8, 10, 12, 15, 20, 25, 30, 40]
     } else {
@@ -61,6 +69,7 @@ fn main() {
             let solver = Solver::new(&SolveConfig {
                 threads: 1,
                 hash_mb: 256,
+                tables: tables.clone(),
                 ..SolveConfig::default()
             })
             .unwrap();

@@ -5,9 +5,10 @@
 
 use choro_engine::solve::classes::Tables;
 use choro_engine::solve::retro::Graph;
-use choro_engine::solve::Value;
+use choro_engine::solve::{SolveConfig, SolveLimits, Solver, Value};
 use choro_engine::Position;
 use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 /// A main-phase position with `k` counters at random on the board, the
 /// other 100 - k split at random between the stores.
@@ -95,4 +96,54 @@ fn tables_answer_only_the_main_phase_with_every_counter() {
     assert_eq!(tables.value(&big), None);
     let choro = Position::startpos(choro_engine::Variant::Lango, 8).unwrap();
     assert_eq!(tables.value(&choro), None);
+}
+
+/// The solver's value of `p` (df-pn, then alpha-beta for the distance)
+/// with or without tables.
+fn solved(p: &Position, tables: Option<Arc<Tables>>) -> Option<Value> {
+    let solver = Solver::new(&SolveConfig {
+        threads: 1,
+        hash_mb: 16,
+        tables,
+        ..SolveConfig::default()
+    })
+    .unwrap();
+    solver
+        .solve(
+            p,
+            &SolveLimits {
+                nodes: Some(2_000_000),
+                ..SolveLimits::default()
+            },
+            &AtomicBool::new(false),
+            std::time::Duration::from_secs(3600),
+            &mut |_| {},
+        )
+        .unwrap()
+        .value
+}
+
+#[test]
+fn the_solver_reading_small_tables_agrees_with_large_ones() {
+    let stop = AtomicBool::new(false);
+    // The truth for 9 counters in play, and tables of up to 5 for the solver.
+    let truth = Tables::build(9, &stop, &mut |_| {}).unwrap();
+    let small = Arc::new(Tables::build(5, &stop, &mut |_| {}).unwrap());
+    let mut rng = choro_engine::rng::Rng::new(1929);
+    let mut finished = 0;
+    for _ in 0..40 {
+        let p = random_position(9, &mut rng);
+        let want = truth.value(&p).unwrap();
+        if let Some(v) = solved(&p, Some(small.clone())) {
+            assert_eq!(v, want, "{p}: with tables");
+            finished += 1;
+        }
+        if let Some(v) = solved(&p, None) {
+            assert_eq!(v, want, "{p}: without tables");
+        }
+    }
+    assert!(
+        finished >= 30,
+        "the solver with tables finished {finished} of 40"
+    );
 }

@@ -409,6 +409,7 @@ fn a_stopped_solve_resumes_from_its_save_file() {
         algorithm: Algorithm::Ab,
         save: Some((save.clone(), choro_engine::solve::store::Code::of(&p))),
         header: vec!["test".into()],
+        tables: None,
     };
     let first = Solver::new(&config).unwrap();
     let limited = first

@@ -4,6 +4,7 @@
 use choro_engine::files::Replace;
 use choro_engine::solve::book::{line_entries, Book};
 use choro_engine::solve::check::Checker;
+use choro_engine::solve::classes::Tables;
 use choro_engine::solve::frac::Frac;
 use choro_engine::solve::holds::{is_race_node, LineStep, Play, RaceCell, Range};
 use choro_engine::solve::retro::Graph;
@@ -383,7 +384,18 @@ pub struct SolveArgs {
     /// units), then stop: nothing solved, no file written.
     #[arg(long)]
     pub dry_run: bool,
+    /// Adjiboto, pns: first build the retrograde tables of every main-phase
+    /// position with at most this many counters in play (SOLVED.md
+    /// "Adjiboto by counters in play"; 16: about a minute and 0.2 GB, each
+    /// counter more about 1.6 times both), and let the proof-number search
+    /// settle every position they hold by its value.
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(0..=MAX_TABLES as i64))]
+    pub tables: Option<u32>,
 }
+
+/// The largest `--tables`: 22 counters in play take about 6 GB and half an
+/// hour of a core (SOLVED.md).
+pub const MAX_TABLES: u32 = 22;
 
 /// The book entries of a solved position: it and its line of best play.
 fn book_of(pos: &Position, s: &Solution, book: &mut Book) -> Result<(), String> {
@@ -500,6 +512,14 @@ fn solve_position(a: &SolveArgs) -> Result<Position, String> {
     if with_holds(&pos) && (a.job.is_some() || a.book.is_some() || a.retro.is_some()) {
         return Err(HOLDS_OPTIONS.to_string());
     }
+    if a.tables.is_some() && pos.variant() != choro_engine::Variant::Adjiboto {
+        return Err("--tables is for Adjiboto: the tables value its main phase".to_string());
+    }
+    if a.tables.is_some() && a.algorithm != Algorithm::Pns {
+        return Err(
+            "--tables needs --algorithm pns: only the proof-number search reads them".to_string(),
+        );
+    }
     Ok(pos)
 }
 
@@ -511,7 +531,20 @@ fn solver_of(
     root: String,
 ) -> Result<(SolveConfig, Solver, SolveLimits), String> {
     let command: Vec<String> = std::env::args().collect();
+    let tables = match a.tables {
+        Some(k) => {
+            let started = std::time::Instant::now();
+            let t = Tables::build(k, &AtomicBool::new(false), &mut |_| {})?;
+            eprintln!(
+                "tables: every Adjiboto main-phase position with at most {k} counters in play, built in {:.1} s",
+                started.elapsed().as_secs_f64()
+            );
+            Some(std::sync::Arc::new(t))
+        }
+        None => None,
+    };
     let config = SolveConfig {
+        tables,
         threads: a.threads as usize,
         hash_mb: a.hash as usize,
         algorithm: a.algorithm,

@@ -124,6 +124,18 @@ fn bad_input_exits_2_and_writes_nothing() {
         vec!["--pos", LOSS4, "--threads", "0", "--save", save],
         vec!["--pos", LOSS4, "--algorithm", "mcts", "--save", save],
         vec!["--variant", "lango", "--columns", "9", "--save", save],
+        vec!["--pos", LOSS4, "--tables", "4", "--save", save],
+        vec![
+            "--pos",
+            DRAW,
+            "--tables",
+            "4",
+            "--algorithm",
+            "ab",
+            "--save",
+            save,
+        ],
+        vec!["--pos", DRAW, "--tables", "23", "--save", save],
     ] {
         let (rc, out, err) = solve(&args);
         assert_eq!(rc, 2, "{args:?}: {out}{err}");
@@ -227,4 +239,24 @@ fn holds_bad_input_exits_2() {
     }
     let (_, _, err) = solve(&["--pos", HOLDS, "--retro", "100"]);
     assert!(err.contains("not available with holds"), "{err}");
+}
+
+/// `--tables`: the proof-number search reads Adjiboto's retrograde tables
+/// and gives the value it gives without them.
+#[test]
+fn adjiboto_tables_give_the_same_value() {
+    const WIN: &str = "adjiboto 1,1,1,1,0/0,2,0,0,8 a 53241/52134 37/49 0";
+    let (rc, without, err) = solve(&["--pos", WIN, "--plies", "1"]);
+    assert_eq!(rc, 0, "{err}");
+    let (rc, with, err) = solve(&["--pos", WIN, "--plies", "1", "--tables", "6"]);
+    assert_eq!(rc, 0, "{err}");
+    assert!(err.contains("at most 6 counters in play"), "{err}");
+    let value = |out: &str| {
+        out.lines()
+            .find(|l| l.starts_with("value"))
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(value(&with), value(&without));
+    assert!(value(&with).contains("for A"), "{with}");
 }

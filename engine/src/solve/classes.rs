@@ -178,6 +178,16 @@ pub struct Tables {
     classes: Vec<Class>,
 }
 
+impl std::fmt::Debug for Tables {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "Tables(at most {} counters in play)",
+            self.max_counters()
+        )
+    }
+}
+
 /// A main-phase position of k counters: A's holes `holes[0..5]`, B's
 /// `holes[5..]`, A's store `s`.
 fn position(template: &Position, holes: &[u8; HOLES], side: Side, k: u32, s: u32) -> Position {

@@ -150,6 +150,9 @@ pub struct SolveConfig {
     pub save: Option<(PathBuf, store::Code)>,
     /// Comment lines written at the head of what this run appends.
     pub header: Vec<String>,
+    /// Adjiboto's retrograde tables (`classes`): the proof-number search
+    /// settles every position they hold by its value (`Pns::with_tables`).
+    pub tables: Option<std::sync::Arc<classes::Tables>>,
 }
 
 impl Default for SolveConfig {
@@ -160,6 +163,7 @@ impl Default for SolveConfig {
             algorithm: Algorithm::default(),
             save: None,
             header: Vec::new(),
+            tables: None,
         }
     }
 }
@@ -547,8 +551,12 @@ impl Solver {
         let pns = match config.algorithm {
             Algorithm::Ab => Vec::new(),
             Algorithm::Pns => vec![
-                Mutex::new(Pns::new(Side::A, config.hash_mb / 4)?),
-                Mutex::new(Pns::new(Side::B, config.hash_mb / 4)?),
+                Mutex::new(
+                    Pns::new(Side::A, config.hash_mb / 4)?.with_tables(config.tables.clone()),
+                ),
+                Mutex::new(
+                    Pns::new(Side::B, config.hash_mb / 4)?.with_tables(config.tables.clone()),
+                ),
             ],
         };
         let saved = match &config.save {

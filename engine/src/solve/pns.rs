@@ -43,6 +43,8 @@
 //! One search runs on one thread with its own table; the solver runs the
 //! two attackers' searches on two threads at once when it has them.
 
+use super::classes::Tables;
+use super::Value;
 use crate::board::Position;
 use crate::gametree::{children, no_move_cheap, terminal_value, Child, DRAW};
 use crate::types::Side;
@@ -244,6 +246,8 @@ pub struct Pns {
     /// the best child is the second best's number times it.
     eps: (u64, u64),
     live: Arc<Live>,
+    /// Adjiboto's retrograde tables, read for every leaf they hold.
+    tables: Option<Arc<Tables>>,
 }
 
 /// `a + b` in proof numbers: INF stays INF, finite sums stop below it.
@@ -278,7 +282,17 @@ impl Pns {
             polled: 0,
             aborted: false,
             eps: (5, 4),
+            tables: None,
         })
+    }
+
+    /// Settle every leaf that Adjiboto's retrograde tables hold by their
+    /// value (`solve::classes`): a proof of the depth of its distance, or a
+    /// disproof that depends on no path (the table's draws and losses are
+    /// the position's values, cycles included).
+    pub fn with_tables(mut self, tables: Option<Arc<Tables>>) -> Pns {
+        self.tables = tables;
+        self
     }
 
     /// The side this search tries to prove a win for.
@@ -547,6 +561,19 @@ impl Pns {
             return s;
         }
         if c.pos.phase().is_simultaneous() {
+            return s;
+        }
+        if let Some(v) = self.tables.as_ref().and_then(|t| t.value(&c.pos)) {
+            let won = match v {
+                Value::Win(d) => attacker_moves.then_some(d),
+                Value::Loss(d) => (!attacker_moves).then_some(d),
+                Value::Draw => None,
+            };
+            (s.pn, s.dn, s.depth) = match won {
+                Some(d) => (0, INF, d),
+                None => (INF, 0, 0),
+            };
+            s.fixed = true;
             return s;
         }
         let k = c.pos.movable_mask(mover).count_ones().max(1);
