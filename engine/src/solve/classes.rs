@@ -30,6 +30,7 @@ use super::Value;
 use crate::board::Position;
 use crate::gametree::{children, terminal_value, Child, DRAW};
 use crate::{Phase, Side, Variant};
+use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
@@ -301,15 +302,49 @@ impl Tables {
             return Err(format!("class {k} has too many boards ({nb})"));
         }
         let mut values = vec![0u16; (n * stores) as usize];
+        // The store classes are graphs of their own: one task each, on
+        // rayon's threads (the values are the same on any number).
+        let parts: Vec<Result<ClassStats, String>> = values
+            .par_chunks_mut(n as usize)
+            .enumerate()
+            .map(|(sc, out)| self.build_store_class(k, sc, &boards, template, stop, out))
+            .collect();
         let mut stats = ClassStats {
             k,
             positions: n * stores,
             ..ClassStats::default()
         };
+        for p in parts {
+            let p = p?;
+            stats.wins += p.wins;
+            stats.losses += p.losses;
+            stats.draws += p.draws;
+            stats.ends += p.ends;
+            stats.moves_within += p.moves_within;
+            stats.captures += p.captures;
+            stats.longest_win = stats.longest_win.max(p.longest_win);
+            stats.longest_loss = stats.longest_loss.max(p.longest_loss);
+        }
+        stats.elapsed = started.elapsed();
+        Ok((Class { boards, values }, stats))
+    }
+
+    /// Store class `sc` of class `k`: its values into `out` (by board and
+    /// side), and what it holds.
+    fn build_store_class(
+        &self,
+        k: u32,
+        sc: usize,
+        boards: &Boards,
+        template: &Position,
+        stop: &AtomicBool,
+        out: &mut [u16],
+    ) -> Result<ClassStats, String> {
+        let nb = boards.len();
+        let n = out.len();
+        let mut stats = ClassStats::default();
         let mut buf: Vec<Child> = Vec::new();
         let mut hashes: Vec<u64> = Vec::new();
-        // Per node of one store class's graph.
-        let n = n as usize;
         let mut unknown = vec![0u32; n];
         let mut best_win = vec![u32::MAX; n];
         let mut max_win = vec![0u32; n];
@@ -317,144 +352,131 @@ impl Tables {
         let mut done = vec![false; n];
         let mut pred_start = vec![0u32; n + 1];
         let mut edges: Vec<(u32, u32)> = Vec::new();
-        let mut preds: Vec<u32> = Vec::new();
-        for sc in 0..stores as usize {
-            let s = store_of_class(k, sc);
-            unknown.fill(0);
-            best_win.fill(u32::MAX);
-            max_win.fill(0);
-            blocked.fill(false);
-            done.fill(false);
-            edges.clear();
-            // Buckets of (node, is a win) by distance.
-            let mut buckets: Vec<Vec<(u32, bool)>> = vec![Vec::new()];
-            let push = |buckets: &mut Vec<Vec<(u32, bool)>>, d: u32, e: (u32, bool)| {
-                if buckets.len() <= d as usize {
-                    buckets.resize(d as usize + 1, Vec::new());
-                }
-                buckets[d as usize].push(e);
-            };
-            for b in 0..nb {
-                if b % 65536 == 0 && stop.load(Relaxed) {
-                    return Err("stopped".into());
-                }
-                let holes = boards.unrank(b);
-                for side in [Side::A, Side::B] {
-                    let node = (b * 2) as usize + side.index();
-                    let p = position(template, &holes, side, k, s);
-                    children(&p, &mut buf, &mut hashes);
-                    if buf.is_empty() {
-                        stats.ends += 1;
-                        if terminal_value(&p, 0) == DRAW {
-                            // A drawn end: never labelled.
-                            done[node] = true;
-                        } else {
-                            push(&mut buckets, 0, (node as u32, false));
-                        }
-                        continue;
-                    }
-                    for c in &buf {
-                        let same = c.pos.side_to_move() == side;
-                        let ch = holes_of(&c.pos);
-                        let kc: u32 = ch.iter().map(|&x| x as u32).sum();
-                        if kc == k {
-                            debug_assert_eq!(c.pos.stores(), p.stores());
-                            debug_assert!(!same, "Adjiboto alternates");
-                            stats.moves_within += 1;
-                            let j = (boards.rank(&ch) * 2) as usize + c.pos.side_to_move().index();
-                            unknown[node] += 1;
-                            edges.push((j as u32, node as u32));
-                            continue;
-                        }
-                        stats.captures += 1;
-                        let v = self.known(&c.pos);
-                        let v = if same {
-                            v
-                        } else {
-                            match v {
-                                Value::Win(d) => Value::Loss(d),
-                                Value::Loss(d) => Value::Win(d),
-                                Value::Draw => Value::Draw,
-                            }
-                        };
-                        // `v` is the child's value for this node's mover.
-                        match v {
-                            Value::Win(d) => best_win[node] = best_win[node].min(d + 1),
-                            Value::Loss(d) => max_win[node] = max_win[node].max(d),
-                            Value::Draw => blocked[node] = true,
-                        }
-                    }
-                    if best_win[node] != u32::MAX {
-                        push(&mut buckets, best_win[node], (node as u32, true));
-                    } else if unknown[node] == 0 && !blocked[node] {
-                        push(&mut buckets, max_win[node] + 1, (node as u32, false));
-                    }
-                }
+        let s = store_of_class(k, sc);
+        // Buckets of (node, is a win) by distance.
+        let mut buckets: Vec<Vec<(u32, bool)>> = vec![Vec::new()];
+        let push = |buckets: &mut Vec<Vec<(u32, bool)>>, d: u32, e: (u32, bool)| {
+            if buckets.len() <= d as usize {
+                buckets.resize(d as usize + 1, Vec::new());
             }
-            // The predecessors of each node, by counting sort.
-            pred_start.fill(0);
-            for &(to, _) in &edges {
-                pred_start[to as usize + 1] += 1;
+            buckets[d as usize].push(e);
+        };
+        for b in 0..nb {
+            if b % 65536 == 0 && stop.load(Relaxed) {
+                return Err("stopped".into());
             }
-            for i in 0..n {
-                pred_start[i + 1] += pred_start[i];
-            }
-            preds.clear();
-            preds.resize(edges.len(), 0);
-            {
-                let mut fill: Vec<u32> = pred_start[..n].to_vec();
-                for &(to, from) in &edges {
-                    preds[fill[to as usize] as usize] = from;
-                    fill[to as usize] += 1;
-                }
-            }
-            let base = sc * n;
-            let mut d = 0usize;
-            while d < buckets.len() {
-                let level = std::mem::take(&mut buckets[d]);
-                for (node, win) in level {
-                    let node = node as usize;
-                    if done[node] {
-                        continue;
-                    }
-                    done[node] = true;
-                    let dist = d as u32;
-                    if dist > MAX_DIST {
-                        return Err(format!("class {k}: a distance over {MAX_DIST}"));
-                    }
-                    values[base + node] = if win {
-                        stats.wins += 1;
-                        stats.longest_win = stats.longest_win.max(dist);
-                        1 + dist as u16
+            let holes = boards.unrank(b);
+            for side in [Side::A, Side::B] {
+                let node = (b * 2) as usize + side.index();
+                let p = position(template, &holes, side, k, s);
+                children(&p, &mut buf, &mut hashes);
+                if buf.is_empty() {
+                    stats.ends += 1;
+                    if terminal_value(&p, 0) == DRAW {
+                        // A drawn end: never labelled.
+                        done[node] = true;
                     } else {
-                        stats.losses += 1;
-                        stats.longest_loss = stats.longest_loss.max(dist);
-                        LOSS | dist as u16
-                    };
-                    for &q in &preds[pred_start[node] as usize..pred_start[node + 1] as usize] {
-                        let q = q as usize;
-                        if done[q] {
-                            continue;
+                        push(&mut buckets, 0, (node as u32, false));
+                    }
+                    continue;
+                }
+                for c in &buf {
+                    let same = c.pos.side_to_move() == side;
+                    let ch = holes_of(&c.pos);
+                    let kc: u32 = ch.iter().map(|&x| x as u32).sum();
+                    if kc == k {
+                        debug_assert_eq!(c.pos.stores(), p.stores());
+                        debug_assert!(!same, "Adjiboto alternates");
+                        stats.moves_within += 1;
+                        let j = (boards.rank(&ch) * 2) as usize + c.pos.side_to_move().index();
+                        unknown[node] += 1;
+                        edges.push((j as u32, node as u32));
+                        continue;
+                    }
+                    stats.captures += 1;
+                    let v = self.known(&c.pos);
+                    let v = if same {
+                        v
+                    } else {
+                        match v {
+                            Value::Win(d) => Value::Loss(d),
+                            Value::Loss(d) => Value::Win(d),
+                            Value::Draw => Value::Draw,
                         }
-                        if !win {
-                            // q's mover wins by moving here.
-                            push(&mut buckets, dist + 1, (q as u32, true));
-                        } else {
-                            unknown[q] -= 1;
-                            max_win[q] = max_win[q].max(dist);
-                            if unknown[q] == 0 && !blocked[q] && best_win[q] == u32::MAX {
-                                push(&mut buckets, max_win[q] + 1, (q as u32, false));
-                            }
+                    };
+                    // `v` is the child's value for this node's mover.
+                    match v {
+                        Value::Win(d) => best_win[node] = best_win[node].min(d + 1),
+                        Value::Loss(d) => max_win[node] = max_win[node].max(d),
+                        Value::Draw => blocked[node] = true,
+                    }
+                }
+                if best_win[node] != u32::MAX {
+                    push(&mut buckets, best_win[node], (node as u32, true));
+                } else if unknown[node] == 0 && !blocked[node] {
+                    push(&mut buckets, max_win[node] + 1, (node as u32, false));
+                }
+            }
+        }
+        // The predecessors of each node, by counting sort.
+        for &(to, _) in &edges {
+            pred_start[to as usize + 1] += 1;
+        }
+        for i in 0..n {
+            pred_start[i + 1] += pred_start[i];
+        }
+        let mut preds = vec![0u32; edges.len()];
+        {
+            let mut fill: Vec<u32> = pred_start[..n].to_vec();
+            for &(to, from) in &edges {
+                preds[fill[to as usize] as usize] = from;
+                fill[to as usize] += 1;
+            }
+        }
+        let mut d = 0usize;
+        while d < buckets.len() {
+            let level = std::mem::take(&mut buckets[d]);
+            for (node, win) in level {
+                let node = node as usize;
+                if done[node] {
+                    continue;
+                }
+                done[node] = true;
+                let dist = d as u32;
+                if dist > MAX_DIST {
+                    return Err(format!("class {k}: a distance over {MAX_DIST}"));
+                }
+                out[node] = if win {
+                    stats.wins += 1;
+                    stats.longest_win = stats.longest_win.max(dist);
+                    1 + dist as u16
+                } else {
+                    stats.losses += 1;
+                    stats.longest_loss = stats.longest_loss.max(dist);
+                    LOSS | dist as u16
+                };
+                for &q in &preds[pred_start[node] as usize..pred_start[node + 1] as usize] {
+                    let q = q as usize;
+                    if done[q] {
+                        continue;
+                    }
+                    if !win {
+                        // q's mover wins by moving here.
+                        push(&mut buckets, dist + 1, (q as u32, true));
+                    } else {
+                        unknown[q] -= 1;
+                        max_win[q] = max_win[q].max(dist);
+                        if unknown[q] == 0 && !blocked[q] && best_win[q] == u32::MAX {
+                            push(&mut buckets, max_win[q] + 1, (q as u32, false));
                         }
                     }
                 }
-                d += 1;
             }
-            // What was never labelled is a draw (0 already).
-            stats.draws += (0..n).filter(|&i| values[base + i] == 0).count() as u64;
+            d += 1;
         }
-        stats.elapsed = started.elapsed();
-        Ok((Class { boards, values }, stats))
+        // What was never labelled is a draw (0 already).
+        stats.draws += out.iter().filter(|&&e| e == 0).count() as u64;
+        Ok(stats)
     }
 
     /// Every position of the tables, checked against its children: a win in
