@@ -386,14 +386,14 @@ pub struct SolveArgs {
     pub dry_run: bool,
     /// Adjiboto, pns: first build the retrograde tables of every main-phase
     /// position with at most this many counters in play (SOLVED.md
-    /// "Adjiboto by counters in play"; 16: about a minute and 0.2 GB, each
+    /// "Adjiboto by counters in play"; 16: about a minute and 0.6 GB, each
     /// counter more about 1.6 times both), and let the proof-number search
     /// settle every position they hold by its value.
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(0..=MAX_TABLES as i64))]
     pub tables: Option<u32>,
 }
 
-/// The largest `--tables`: 22 counters in play take about 6 GB and half an
+/// The largest `--tables`: 22 counters in play take about 7.5 GB and half an
 /// hour of a core (SOLVED.md).
 pub const MAX_TABLES: u32 = 22;
 
