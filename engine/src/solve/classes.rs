@@ -17,8 +17,8 @@
 //!
 //! The stores enter a value only at an end: a player who cannot move draws
 //! if his store holds 50 or more (RULES.md 10.7). With k counters in play
-//! and A's store at s (B's at 100 - k - s), every s below 49 - k is alike
-//! (A can never reach 50, B is there already), and so is every s above 51
+//! and A's store at s (B's at 100 - k - s), every s up to 49 - k is alike
+//! (A can never reach 50, B is there already), and so is every s from 51 up
 //! (A is there, B can never reach it): a class has k + 3 store classes.
 //!
 //! The moves are the engine's own (`gametree::children`, merged as search
