@@ -15,7 +15,10 @@
 //! `blunder`: positions in which a searcher at 5 to 30 ms gave the value
 //! away in a game against another, `Blunders`: a selection on today's
 //! searchers' mistakes; `wide`: along the proof lines of the blind cells of
-//! Didinga 4x9 and 4x10, each root proven within `WIDE_ROOT_NODES`).
+//! Didinga 4x9 and 4x10, each root proven within `WIDE_ROOT_NODES`;
+//! `endgame`: Adjiboto's guided games down to `ENDGAME_K` counters in play,
+//! the position and its children valued by the retrograde tables).
+//! `probe-ms` is the probe's budget (below).
 //! The first three sources: the main phase of random games of the
 //! sequential opening at ply 4 to 43 (Didinga 20 to 79, on 4x8 two times in three, else 4x9 to 4x11; Adjiboto from its start),
 //! the sequential opening (every `o2` and `o1` position, taken first and
