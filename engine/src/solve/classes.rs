@@ -209,6 +209,23 @@ fn store_of_class(k: u32, c: usize) -> u32 {
     (low_store(k) + c as i32).max(0) as u32
 }
 
+/// `v` seen by the other player.
+fn other(v: Value) -> Value {
+    match v {
+        Value::Win(d) => Value::Loss(d),
+        Value::Loss(d) => Value::Win(d),
+        Value::Draw => Value::Draw,
+    }
+}
+
+/// The position every table position is made from: the main phase (both
+/// opening histories complete), the board and stores set by `position`.
+fn template() -> Position {
+    "adjiboto 0,0,0,0,0/0,0,0,0,0 a 12345/12345 50/50"
+        .parse()
+        .expect("the template parses")
+}
+
 fn decode(e: u16) -> Value {
     if e == 0 {
         Value::Draw
@@ -237,9 +254,7 @@ impl Tables {
                 "at most {MAX_COUNTERS} counters in play, not {max_k}"
             ));
         }
-        let template: Position = "adjiboto 0,0,0,0,0/0,0,0,0,0 a 12345/12345 50/50"
-            .parse()
-            .expect("the template parses");
+        let template = template();
         let mut t = Tables {
             classes: Vec::new(),
         };
@@ -395,15 +410,7 @@ impl Tables {
                     }
                     stats.captures += 1;
                     let v = self.known(&c.pos);
-                    let v = if same {
-                        v
-                    } else {
-                        match v {
-                            Value::Win(d) => Value::Loss(d),
-                            Value::Loss(d) => Value::Win(d),
-                            Value::Draw => Value::Draw,
-                        }
-                    };
+                    let v = if same { v } else { other(v) };
                     // `v` is the child's value for this node's mover.
                     match v {
                         Value::Win(d) => best_win[node] = best_win[node].min(d + 1),
@@ -485,9 +492,7 @@ impl Tables {
     /// draw no child lost and, unless it is a drawn end, a child drawn.
     /// The first position that breaks this, or `None`.
     pub fn verify(&self, stop: &AtomicBool) -> Result<Option<String>, String> {
-        let template: Position = "adjiboto 0,0,0,0,0/0,0,0,0,0 a 12345/12345 50/50"
-            .parse()
-            .expect("the template parses");
+        let template = template();
         let mut buf: Vec<Child> = Vec::new();
         let mut hashes: Vec<u64> = Vec::new();
         for (k, class) in self.classes.iter().enumerate() {
@@ -510,11 +515,7 @@ impl Tables {
                                 if c.pos.side_to_move() == side {
                                     v
                                 } else {
-                                    match v {
-                                        Value::Win(d) => Value::Loss(d),
-                                        Value::Loss(d) => Value::Win(d),
-                                        Value::Draw => Value::Draw,
-                                    }
+                                    other(v)
                                 }
                             })
                             .collect();
