@@ -13,9 +13,8 @@
 //! reads the retrograde tables of up to K counters in play
 //! (`solve::classes`, as `choro solve --tables K`), built first.
 
-use choro_engine::solve::classes::Tables;
+use choro_engine::solve::classes::{self, Tables};
 use choro_engine::solve::{SolveConfig, SolveLimits, Solver, Value};
-use choro_engine::Position;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
@@ -43,25 +42,7 @@ fn main() {
         let mut times = Vec::new();
         let mut n = 0;
         while n < per {
-            let mut holes = [0u32; 10];
-            for _ in 0..k {
-                holes[rng.below(10)] += 1;
-            }
-            let a_store = rng.below((101 - k) as usize) as u32;
-            let side = if rng.below(2) == 0 { "a" } else { "b" };
-            let row = |h: &[u32]| {
-                h.iter()
-                    .map(|c| c.to_string())
-                    .collect::<Vec<_>>()
-                    .join(",")
-            };
-            let s = format!(
-                "adjiboto {}/{} {side} 12345/12345 {a_store}/{} 40",
-                row(&holes[5..]),
-                row(&holes[..5]),
-                100 - k - a_store
-            );
-            let p: Position = s.parse().unwrap();
+            let p = classes::random_position(k, &mut rng);
             if !p.has_legal_move() {
                 continue;
             }

@@ -13,9 +13,8 @@
 //! the distance, 2 s each): the same value, distances included, wherever
 //! the solver finishes.
 
-use choro_engine::solve::classes::Tables;
+use choro_engine::solve::classes::{self, Tables};
 use choro_engine::solve::{SolveConfig, SolveLimits, Solver};
-use choro_engine::Position;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
@@ -68,28 +67,7 @@ fn main() {
         let (mut same, mut unfinished) = (0, 0);
         for kk in 1..=k {
             for _ in 0..samples {
-                let mut holes = [0u32; 10];
-                for _ in 0..kk {
-                    holes[rng.below(10)] += 1;
-                }
-                let a = rng.below((101 - kk) as usize) as u32;
-                let side = if rng.chance(1, 2) { "a" } else { "b" };
-                let row = |h: &[u32]| {
-                    h.iter()
-                        .map(|c| c.to_string())
-                        .collect::<Vec<_>>()
-                        .join(",")
-                };
-                let mut north: Vec<u32> = holes[5..].to_vec();
-                north.reverse();
-                let p: Position = format!(
-                    "adjiboto {}/{} {side} 12345/12345 {a}/{}",
-                    row(&north),
-                    row(&holes[..5]),
-                    100 - kk - a
-                )
-                .parse()
-                .unwrap();
+                let p = classes::random_position(kk, &mut rng);
                 let want = tables.value(&p).unwrap();
                 let solver = Solver::new(&SolveConfig {
                     threads: 1,

@@ -174,6 +174,34 @@ pub struct ClassStats {
     pub elapsed: Duration,
 }
 
+/// A main-phase position with `k` counters in play (at most 100) at random,
+/// for samples of a class: each counter in one of the 10 holes, A's store
+/// uniform over 0..=100 - k (B's the rest), either side to move. Draws
+/// from `rng`, in order: the k holes, the store, the side.
+pub fn random_position(k: u32, rng: &mut crate::rng::Rng) -> Position {
+    let k = k.min(100);
+    let mut holes = [0u32; HOLES];
+    for _ in 0..k {
+        holes[rng.below(HOLES)] += 1;
+    }
+    let a = rng.below((101 - k) as usize) as u32;
+    let side = if rng.below(2) == 0 { "a" } else { "b" };
+    let row = |h: &[u32]| {
+        h.iter()
+            .map(|c| c.to_string())
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    format!(
+        "adjiboto {}/{} {side} 12345/12345 {a}/{}",
+        row(&holes[5..]),
+        row(&holes[..5]),
+        100 - k - a
+    )
+    .parse()
+    .expect("a class position parses")
+}
+
 /// The tables of classes 0..=K.
 pub struct Tables {
     classes: Vec<Class>,
