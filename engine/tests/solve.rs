@@ -167,13 +167,14 @@ fn pns_solver(threads: usize) -> Solver {
 /// The proof-number solver decides every small position exactly as the
 /// retrograde analysis does: wins and losses with their exact distance and
 /// a line of best play, and draws (by cycles too, which the alpha-beta
-/// search cannot prove) - on one thread (attackers by turns) and on two.
+/// search cannot prove) - on one thread (attackers by turns), on two (one
+/// each) and on four (two each, sharing their attacker's table).
 #[test]
 fn pns_solver_agrees_with_retrograde_analysis_on_small_positions() {
     let (mut draws, mut decided) = (0, 0);
     each_small_position(23, |p, graph, n| {
         let truth = graph.root_value();
-        let sol = solve(&pns_solver(1 + n % 2), &p, 4000);
+        let sol = solve(&pns_solver([1, 2, 4][n % 3]), &p, 4000);
         assert_eq!(sol.value, Some(truth), "{p}: {}", sol.describe());
         match truth {
             Value::Draw => draws += 1,
@@ -197,14 +198,15 @@ fn pns_solver_agrees_with_retrograde_analysis_on_small_positions() {
 /// Check every position a proof-number search of `p` settles in its table
 /// against the retrograde analysis of the whole graph: a proof is a win of
 /// the attacker within at least the true distance, a disproof is no win of
-/// his. Returns the entries checked, or `None` when the graph is too big.
-fn pns_entries_checked(p: &Position, max_states: usize) -> Option<usize> {
+/// his. The search runs on `threads` threads sharing its table. Returns the
+/// entries checked, or `None` when the graph is too big.
+fn pns_entries_checked(p: &Position, max_states: usize, threads: usize) -> Option<usize> {
     let graph = Graph::analyse(p, max_states, &AtomicBool::new(false)).ok()?;
     let by_hash: std::collections::HashMap<u64, (Position, Value)> =
         graph.iter().map(|(q, v)| (q.hash(), (*q, v))).collect();
     let mut checked = 0;
     for attacker in [Side::A, Side::B] {
-        let mut s = Pns::new(attacker, 1).unwrap();
+        let mut s = Pns::new(attacker, 1).unwrap().with_threads(threads);
         let o = s.prove(p, u64::MAX, &AtomicBool::new(false));
         assert_ne!(o, Outcome::Unknown, "{p}");
         for e in s.table().settled() {
@@ -240,11 +242,27 @@ fn pns_entries_checked(p: &Position, max_states: usize) -> Option<usize> {
 /// to 15 counters (Adjiboto 9 to 17).
 #[test]
 fn pns_table_entries_agree_with_retrograde_analysis() {
+    assert!(pns_entries_agree(1, 25) > 1000);
+}
+
+/// The same with the search on three threads (more than this machine's
+/// cores, so that the workers interleave at any point): what one worker
+/// settles while another is inside the same positions, with its own path
+/// and its own path-dependent disproofs, is still what the retrograde
+/// analysis says.
+#[test]
+fn parallel_pns_table_entries_agree_with_retrograde_analysis() {
+    assert!(pns_entries_agree(3, 12) > 500);
+}
+
+/// Check the entries of searches of the graph-history root and of `per`
+/// random roots of each code on `threads` threads; the entries checked.
+fn pns_entries_agree(threads: usize, per: usize) -> usize {
     let ghi: Position =
         "acholi:8 2,0,0,0,0,0,1,1/1,0,1,0,0,0,0,0/0,0,0,0,0,1,0,0/2,0,1,2,0,0,0,0 b m"
             .parse()
             .unwrap();
-    let mut checked = pns_entries_checked(&ghi, 20_000).unwrap();
+    let mut checked = pns_entries_checked(&ghi, 20_000, threads).unwrap();
     let mut g = Rng::new(5);
     for variant in [
         Variant::Lango,
@@ -253,18 +271,18 @@ fn pns_table_entries_agree_with_retrograde_analysis() {
         Variant::Adjiboto,
     ] {
         let mut roots = 0;
-        while roots < 25 {
+        while roots < per {
             let p = sized_position(&mut g, variant, 8, 8);
             if !p.has_legal_move() {
                 continue;
             }
-            if let Some(n) = pns_entries_checked(&p, 200_000) {
+            if let Some(n) = pns_entries_checked(&p, 200_000, threads) {
                 checked += n;
                 roots += 1;
             }
         }
     }
-    assert!(checked > 1000, "{checked}");
+    checked
 }
 
 /// The checker keeps one memo per position and winner across plies (a win

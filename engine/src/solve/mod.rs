@@ -548,16 +548,21 @@ impl Solver {
         };
         let table = FactTable::try_new(facts_mb)
             .map_err(|_| format!("cannot reserve a table of {} MiB", config.hash_mb))?;
+        // With two threads or more both attackers search at once, each on
+        // half of them.
+        let per_attacker = (config.threads / 2).max(1);
         let pns = match config.algorithm {
             Algorithm::Ab => Vec::new(),
-            Algorithm::Pns => vec![
-                Mutex::new(
-                    Pns::new(Side::A, config.hash_mb / 4)?.with_tables(config.tables.clone()),
-                ),
-                Mutex::new(
-                    Pns::new(Side::B, config.hash_mb / 4)?.with_tables(config.tables.clone()),
-                ),
-            ],
+            Algorithm::Pns => [Side::A, Side::B]
+                .into_iter()
+                .map(|who| {
+                    Ok(Mutex::new(
+                        Pns::new(who, config.hash_mb / 4)?
+                            .with_tables(config.tables.clone())
+                            .with_threads(per_attacker),
+                    ))
+                })
+                .collect::<Result<_, String>>()?,
         };
         let saved = match &config.save {
             Some((p, code)) => Some(Saved::open(p, code, &config.header)?),
@@ -909,8 +914,9 @@ impl Solver {
         })
     }
 
-    /// The proof-number searches of both attackers on `pos`: on two threads
-    /// at once when the solver has them, else by turns with doubling node
+    /// The proof-number searches of both attackers on `pos`: at once when
+    /// the solver has two threads or more (each search on half of them),
+    /// else by turns on one thread with doubling node
     /// budgets, until one proves, both disprove, or a limit. What they
     /// settled goes into the table of facts (for the alpha-beta search that
     /// finds the distance); returns the nodes, the positions settled and
