@@ -915,8 +915,9 @@ impl Solver {
     }
 
     /// The proof-number searches of both attackers on `pos`: at once when
-    /// the solver has two threads or more (each search on half of them),
-    /// else by turns on one thread with doubling node
+    /// the solver has two threads or more (each search on half of them, and
+    /// on all of them once the other's is disproven), else by turns on one
+    /// thread with doubling node
     /// budgets, until one proves, both disprove, or a limit. What they
     /// settled goes into the table of facts (for the alpha-beta search that
     /// finds the distance); returns the nodes, the positions settled and
@@ -933,11 +934,15 @@ impl Solver {
         let base: Vec<u64> = self.live.iter().map(|l| l.nodes.load(Relaxed)).collect();
         let outcomes = Mutex::new([pns::Outcome::Unknown; 2]);
         let me = pos.side_to_move();
+        // Set to make an attacker's search return, to be called again on
+        // every thread when the other's was disproven.
+        let leave = [AtomicBool::new(false), AtomicBool::new(false)];
         // A proof by either attacker settles the root: the other stops.
-        let attack = |who: Side, budget: u64| -> pns::Outcome {
+        let attack = |who: Side, budget: u64, threads: usize| -> pns::Outcome {
             let mut p = lock(&self.pns[who.index()]);
+            p.set_threads(threads);
             let before = p.nodes();
-            let o = p.prove(pos, budget, &halt);
+            let o = p.prove_or_leave(pos, budget, &halt, &leave[who.index()]);
             nodes.fetch_add(p.nodes() - before, Relaxed);
             if matches!(o, pns::Outcome::Proven(_)) {
                 halt.store(true, Relaxed);
@@ -954,14 +959,30 @@ impl Solver {
             // Joined when the scope's closure returns, an early one too.
             let mut crew = Crew::new();
             if done.threads == 2 {
+                // Each attacker on half of the threads; when one is
+                // disproven (and the root not yet settled), the other is
+                // called again on all of them, with what is left of the
+                // nodes.
+                let (all, half) = (self.threads, (self.threads / 2).max(1));
                 for who in [me, me.other()] {
-                    let (attack, done) = (&attack, &done);
+                    let (attack, done, leave, halt, nodes) =
+                        (&attack, &done, &leave, &halt, &nodes);
                     let spawned =
                         std::thread::Builder::new()
                             .stack_size(STACK)
                             .spawn_scoped(s, move || {
                                 let _ended = done.guard();
-                                attack(who, node_limit / 2);
+                                let mut o = attack(who, node_limit / 2, half);
+                                while o == pns::Outcome::Unknown
+                                    && leave[who.index()].swap(false, Relaxed)
+                                    && !halt.load(Relaxed)
+                                {
+                                    let left = node_limit.saturating_sub(nodes.load(Relaxed));
+                                    o = attack(who, left, all);
+                                }
+                                if o == pns::Outcome::Disproven && !halt.load(Relaxed) {
+                                    leave[who.other().index()].store(true, Relaxed);
+                                }
                             });
                     match spawned {
                         Ok(h) => crew.push(h),
@@ -983,7 +1004,7 @@ impl Solver {
                             for who in [me, me.other()] {
                                 let left = node_limit.saturating_sub(nodes.load(Relaxed));
                                 if lock(outcomes)[who.index()] == pns::Outcome::Unknown {
-                                    attack(who, budget.min(left));
+                                    attack(who, budget.min(left), 1);
                                 }
                             }
                             if nodes.load(Relaxed) >= node_limit {

@@ -56,7 +56,8 @@
 //! one-thread search did: same nodes, same table.
 //!
 //! The solver runs the two attackers' searches at once when it has two
-//! threads or more, each on half of them.
+//! threads or more, each on half of them; when one is disproven first, the
+//! other goes on with every thread.
 
 use super::classes::Tables;
 use super::Value;
@@ -346,6 +347,8 @@ struct Ctx<'a> {
     /// Nodes this call may search.
     budget: u64,
     stop: &'a AtomicBool,
+    /// The caller's second stop (`prove_or_leave`).
+    leave: &'a AtomicBool,
     /// Set when a worker has settled the root.
     done: AtomicBool,
     live: &'a Live,
@@ -447,13 +450,16 @@ impl Pns {
     /// Search on `threads` threads (at least one): the calling thread and
     /// `threads - 1` started for each call, all on the one table.
     pub fn with_threads(mut self, threads: usize) -> Pns {
-        self.threads = threads.max(1);
-        self.busy = if self.threads > 1 {
-            (0..BUSY_SLOTS).map(|_| AtomicU16::new(0)).collect()
-        } else {
-            Vec::new()
-        };
+        self.set_threads(threads);
         self
+    }
+
+    /// Search on `threads` threads from the next call on.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.max(1);
+        if self.threads > 1 && self.busy.is_empty() {
+            self.busy = (0..BUSY_SLOTS).map(|_| AtomicU16::new(0)).collect();
+        }
     }
 
     /// The side this search tries to prove a win for.
@@ -491,6 +497,18 @@ impl Pns {
     /// keeps its work: calling again with a larger budget goes on from
     /// there.
     pub fn prove(&mut self, root: &Position, more: u64, stop: &AtomicBool) -> Outcome {
+        self.prove_or_leave(root, more, stop, &AtomicBool::new(false))
+    }
+
+    /// `prove`, also ended (as by `stop`) when `leave` is set: the solver
+    /// sets it to give this search more threads and call it again.
+    pub fn prove_or_leave(
+        &mut self,
+        root: &Position,
+        more: u64,
+        stop: &AtomicBool,
+        leave: &AtomicBool,
+    ) -> Outcome {
         let known = self.known(root);
         if known != Outcome::Unknown {
             return known;
@@ -504,6 +522,7 @@ impl Pns {
             total: AtomicU64::new(0),
             budget: more,
             stop,
+            leave,
             done: AtomicBool::new(false),
             live: &self.live,
             base: self.nodes,
@@ -583,7 +602,7 @@ impl Worker {
         self.nodes += 1;
         if self.nodes - self.flushed >= POLL {
             self.flush(ctx);
-            if ctx.stop.load(Relaxed) || ctx.done.load(Relaxed) {
+            if ctx.stop.load(Relaxed) || ctx.leave.load(Relaxed) || ctx.done.load(Relaxed) {
                 self.aborted = true;
             }
         }
