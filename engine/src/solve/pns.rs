@@ -127,12 +127,18 @@ const _: () = assert!(std::mem::size_of::<Cell>() == 24);
 const WAYS: usize = 4;
 
 impl Cell {
-    fn read(&self) -> Entry {
-        let (c, n, m) = (
+    /// The three words, as loaded one by one.
+    #[inline]
+    fn words(&self) -> (u64, u64, u64) {
+        (
             self.check.load(Relaxed),
             self.numbers.load(Relaxed),
             self.meta.load(Relaxed),
-        );
+        )
+    }
+
+    #[inline]
+    fn decode((c, n, m): (u64, u64, u64)) -> Entry {
         Entry {
             key: c ^ n ^ m,
             pn: n as u32,
@@ -141,6 +147,10 @@ impl Cell {
             work: (m >> 16) as u8,
             or: (m >> 24) as u8,
         }
+    }
+
+    fn read(&self) -> Entry {
+        Cell::decode(self.words())
     }
 
     fn write(&self, e: &Entry) {
@@ -199,20 +209,11 @@ impl PnTable {
     #[inline]
     fn probe(&self, key: u64) -> Option<Entry> {
         let b = self.bucket(key);
-        for c in &self.cells[b..b + WAYS] {
-            let (n, m) = (c.numbers.load(Relaxed), c.meta.load(Relaxed));
-            if c.check.load(Relaxed) ^ n ^ m == key && (m >> 16) as u8 != 0 {
-                return Some(Entry {
-                    key,
-                    pn: n as u32,
-                    dn: (n >> 32) as u32,
-                    depth: m as u16,
-                    work: (m >> 16) as u8,
-                    or: (m >> 24) as u8,
-                });
-            }
-        }
-        None
+        self.cells[b..b + WAYS]
+            .iter()
+            .map(|c| c.words())
+            .find(|&(c, n, m)| c ^ n ^ m == key && (m >> 16) as u8 != 0)
+            .map(Cell::decode)
     }
 
     /// Store `e`; true when it took an empty slot.
