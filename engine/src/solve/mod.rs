@@ -548,18 +548,14 @@ impl Solver {
         };
         let table = FactTable::try_new(facts_mb)
             .map_err(|_| format!("cannot reserve a table of {} MiB", config.hash_mb))?;
-        // With two threads or more both attackers search at once, each on
-        // half of them.
-        let per_attacker = (config.threads / 2).max(1);
+        // Each search's threads are set at each call (`prove_pns`).
         let pns = match config.algorithm {
             Algorithm::Ab => Vec::new(),
             Algorithm::Pns => [Side::A, Side::B]
                 .into_iter()
                 .map(|who| {
                     Ok(Mutex::new(
-                        Pns::new(who, config.hash_mb / 4)?
-                            .with_tables(config.tables.clone())
-                            .with_threads(per_attacker),
+                        Pns::new(who, config.hash_mb / 4)?.with_tables(config.tables.clone()),
                     ))
                 })
                 .collect::<Result<_, String>>()?,
@@ -917,8 +913,8 @@ impl Solver {
     /// The proof-number searches of both attackers on `pos`: at once when
     /// the solver has two threads or more (each search on half of them, and
     /// on all of them once the other's is disproven), else by turns on one
-    /// thread with doubling node
-    /// budgets, until one proves, both disprove, or a limit. What they
+    /// thread with doubling node budgets, until one proves, both disprove,
+    /// or a limit. What they
     /// settled goes into the table of facts (for the alpha-beta search that
     /// finds the distance); returns the nodes, the positions settled and
     /// the root's facts.

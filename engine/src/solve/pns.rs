@@ -177,7 +177,8 @@ pub struct Settled {
 /// a new position replaces the entry whose subtree cost the least, a
 /// settled (proven or disproven) entry counting as twice its work, and a
 /// settled entry is never replaced by unsettled numbers of its own
-/// position (a worker that was inside it when another settled it).
+/// position (a worker that was inside it when another settled it), nor a
+/// proof by a proof of its position no shorter.
 pub struct PnTable {
     cells: Vec<Cell>,
     stored: AtomicU64,
@@ -225,7 +226,11 @@ impl PnTable {
         for i in b..b + WAYS {
             let old = self.cells[i].read();
             if old.work != 0 && old.key == e.key {
-                if old.settled() && !e.settled() {
+                // Kept: a settled entry against numbers of a worker that was
+                // inside the position when another settled it, and a proof
+                // against a slower proof of another worker.
+                if old.settled() && !e.settled() || old.pn == 0 && e.pn == 0 && old.depth <= e.depth
+                {
                     return false;
                 }
                 victim = i;
@@ -323,6 +328,9 @@ pub struct Pns {
     table: PnTable,
     first: Worker,
     threads: usize,
+    /// Workers that searched a node in the last call (a helper may fail to
+    /// start).
+    ran: usize,
     /// The busy marks, with more than one thread: how many workers are in
     /// the positions whose hashes fall in each slot.
     busy: Vec<AtomicU16>,
@@ -432,6 +440,7 @@ impl Pns {
             table,
             first: Worker::default(),
             threads: 1,
+            ran: 0,
             busy: Vec::new(),
             nodes: 0,
             eps: (5, 4),
@@ -552,12 +561,23 @@ impl Pns {
                 }
             });
         }
+        self.ran = results.iter().filter(|w| w.2 > 0).count();
         self.nodes += ctx.total.load(Relaxed);
         self.live.nodes.store(self.nodes, Relaxed);
         self.live.stored.store(self.table.len(), Relaxed);
-        if let Some(&(r, _)) = results.iter().find(|(r, _)| r.pn == 0) {
-            Outcome::Proven(r.depth)
-        } else if results.iter().any(|(r, aborted)| r.dn == 0 && !aborted) {
+        // Several workers may prove the root, each with its own depth: the
+        // table keeps the shortest, and the answer is the table's.
+        let shortest = results
+            .iter()
+            .filter(|(r, _, _)| r.pn == 0)
+            .map(|(r, _, _)| r.depth)
+            .min();
+        if let Some(d) = shortest {
+            match self.known(root) {
+                Outcome::Proven(t) => Outcome::Proven(t),
+                _ => Outcome::Proven(d),
+            }
+        } else if results.iter().any(|(r, aborted, _)| r.dn == 0 && !aborted) {
             Outcome::Disproven
         } else {
             Outcome::Unknown
@@ -567,8 +587,9 @@ impl Pns {
 
 impl Worker {
     /// Search from the root until it is settled, by this worker or another,
-    /// or a limit: the root's numbers and whether the search was cut.
-    fn run(&mut self, ctx: &Ctx, root: &Position) -> (Res, bool) {
+    /// or a limit: the root's numbers, whether the search was cut, and this
+    /// worker's nodes.
+    fn run(&mut self, ctx: &Ctx, root: &Position) -> (Res, bool, u64) {
         self.nodes = 0;
         self.flushed = 0;
         self.seen = 0;
@@ -585,7 +606,7 @@ impl Worker {
         if r.pn == 0 || (r.dn == 0 && !self.aborted) {
             ctx.done.store(true, Relaxed);
         }
-        (r, self.aborted)
+        (r, self.aborted, self.nodes)
     }
 
     /// Add this worker's nodes and filled slots to the shared counts.
@@ -987,6 +1008,7 @@ mod tests {
         let mut p = Pns::new(Side::B, 16).unwrap().with_threads(3);
         let stop = AtomicBool::new(false);
         assert_eq!(p.prove(&pos, 5000, &stop), Outcome::Unknown);
+        assert_eq!(p.ran, 3, "every worker searched");
         assert!(
             (5000..5000 + 3 * POLL).contains(&p.nodes()),
             "{} nodes",
