@@ -195,6 +195,75 @@ fn pns_solver_agrees_with_retrograde_analysis_on_small_positions() {
     );
 }
 
+/// With one attacker (`SolveConfig::attacker`) the solver proves that
+/// player's win exactly where the retrograde analysis has him win (the same
+/// value, distance and line) and elsewhere proves only that he does not
+/// win: the value stays open, with that bound and no other. Both players in
+/// turn, on one, two and three threads.
+#[test]
+fn one_attacker_proves_his_win_or_that_he_has_none() {
+    let (mut wins, mut open) = (0, 0);
+    each_small_position(29, |p, graph, n| {
+        let truth = graph.root_value();
+        for attacker in [Side::A, Side::B] {
+            let s = Solver::new(&SolveConfig {
+                threads: [1, 2, 3][n % 3],
+                hash_mb: 8,
+                algorithm: Algorithm::Pns,
+                attacker: Some(attacker),
+                ..SolveConfig::default()
+            })
+            .unwrap();
+            let sol = solve(&s, &p, 4000);
+            let mover = p.side_to_move() == attacker;
+            let his_win = match truth {
+                Value::Win(_) => mover,
+                Value::Loss(_) => !mover,
+                Value::Draw => false,
+            };
+            if his_win {
+                wins += 1;
+                assert_eq!(
+                    sol.value,
+                    Some(truth),
+                    "{p} {attacker:?}: {}",
+                    sol.describe()
+                );
+                let d = match truth {
+                    Value::Win(d) | Value::Loss(d) => d,
+                    Value::Draw => unreachable!(),
+                };
+                assert_eq!(sol.pv.len() as u32, d, "{p}");
+            } else {
+                open += 1;
+                assert_eq!(sol.value, None, "{p} {attacker:?}: {}", sol.describe());
+                let (his, other) = if mover {
+                    (sol.nowin_within, sol.noloss_within)
+                } else {
+                    (sol.noloss_within, sol.nowin_within)
+                };
+                assert!(his >= 4000, "{p} {attacker:?}: {}", sol.describe());
+                assert!(other < 4000, "{p} {attacker:?}: {}", sol.describe());
+                assert_eq!((sol.win_within, sol.loss_within), (None, None), "{p}");
+            }
+        }
+    });
+    assert!(wins >= 40 && open >= 40, "wins {wins}, open {open}");
+}
+
+/// One attacker is for the proof-number search: alpha-beta refuses it.
+#[test]
+fn one_attacker_needs_the_proof_number_search() {
+    let e = Solver::new(&SolveConfig {
+        algorithm: Algorithm::Ab,
+        attacker: Some(Side::A),
+        ..SolveConfig::default()
+    })
+    .err()
+    .expect("alpha-beta with one attacker");
+    assert!(e.contains("proof-number"), "{e}");
+}
+
 /// Check every position a proof-number search of `p` settles in its table
 /// against the retrograde analysis of the whole graph: a proof is a win of
 /// the attacker within at least the true distance, a disproof is no win of
@@ -428,6 +497,7 @@ fn a_stopped_solve_resumes_from_its_save_file() {
         save: Some((save.clone(), choro_engine::solve::store::Code::of(&p))),
         header: vec!["test".into()],
         tables: None,
+        attacker: None,
     };
     let first = Solver::new(&config).unwrap();
     let limited = first

@@ -14,7 +14,7 @@ use choro_engine::solve::{
     Value,
 };
 use choro_engine::threads::Crew;
-use choro_engine::{Move, Position};
+use choro_engine::{Move, Position, Side};
 use choro_match::parts::{self, Job, Part};
 use serde_json::{json, Value as Json};
 use std::io::{self, IsTerminal, Write};
@@ -338,6 +338,10 @@ pub struct SolveArgs {
     /// (df-pn for the value, then alpha-beta for the exact distance).
     #[arg(long, default_value_t = Algorithm::default())]
     pub algorithm: Algorithm,
+    /// pns only: prove only this player's win (a or b), every thread on
+    /// it; where he does not win the value is left a range (PROTOCOL.md).
+    #[arg(long, value_name = "a|b", value_parser = parse_attacker)]
+    pub attacker: Option<Side>,
     /// Stop after this many seconds (whole solve), reporting the bounds proven.
     #[arg(long, value_parser = parse_seconds)]
     pub time: Option<f64>,
@@ -475,6 +479,14 @@ fn solve_outputs(a: &SolveArgs) -> Result<(Option<Replace>, Option<Replace>), St
 /// `--check` does not give one (SOLVED.md, "Save files").
 pub const RESUME_CHECK: u64 = 1_000_000;
 
+fn parse_attacker(s: &str) -> Result<Side, String> {
+    match s {
+        "a" | "A" => Ok(Side::A),
+        "b" | "B" => Ok(Side::B),
+        _ => Err(format!("'{s}' is not a player (a, b)")),
+    }
+}
+
 fn parse_seconds(s: &str) -> Result<f64, String> {
     let t: f64 = s
         .parse()
@@ -515,6 +527,12 @@ fn solve_position(a: &SolveArgs) -> Result<Position, String> {
     if a.tables.is_some() && pos.variant() != choro_engine::Variant::Adjiboto {
         return Err("--tables is for Adjiboto: the tables value its main phase".to_string());
     }
+    if a.attacker.is_some() && a.algorithm != Algorithm::Pns {
+        return Err(
+            "--attacker needs --algorithm pns: alpha-beta proves both players' wins at once"
+                .to_string(),
+        );
+    }
     if a.tables.is_some() && a.algorithm != Algorithm::Pns {
         return Err(
             "--tables needs --algorithm pns: only the proof-number search reads them".to_string(),
@@ -547,6 +565,7 @@ fn solver_of(
         tables,
         threads: a.threads as usize,
         hash_mb: a.hash as usize,
+        attacker: a.attacker,
         algorithm: a.algorithm,
         save: a.save.clone().map(|p| (p, Code::of(pos))),
         header: vec![
@@ -839,10 +858,12 @@ pub fn solve_main(a: &SolveArgs) -> ExitCode {
     };
     if !a.json {
         emit(format!(
-            "threads {} hash {} MiB algorithm {}",
+            "threads {} hash {} MiB algorithm {}{}",
             a.threads,
             solver.table_bytes() >> 20,
-            a.algorithm
+            a.algorithm,
+            a.attacker
+                .map_or(String::new(), |w| format!(" attacker {}", side_name(w)))
         ));
     }
     if let Some(e) = solver.save_error() {
@@ -1370,7 +1391,7 @@ pub fn units(root: &Position, n: u64) -> Result<Vec<Unit>, String> {
 
 /// What decides a split solve's results: the root and the limits.
 fn solve_settings(a: &SolveArgs, pos: &Position) -> Json {
-    json!({
+    let mut s = json!({
         "root": pos.to_string(),
         "plies": a.plies,
         "nodes": a.nodes,
@@ -1378,7 +1399,20 @@ fn solve_settings(a: &SolveArgs, pos: &Position) -> Json {
         "threads": a.threads,
         "hash": a.hash,
         "algorithm": a.algorithm.to_string(),
-    })
+    });
+    // Only when given: the parts of a run without it read as before.
+    if let Some(who) = a.attacker {
+        s["attacker"] = json!(side_name(who));
+    }
+    s
+}
+
+/// A player as `--attacker` names him.
+fn side_name(s: Side) -> &'static str {
+    match s {
+        Side::A => "a",
+        Side::B => "b",
+    }
 }
 
 fn moves_json(ms: &[Move]) -> Vec<String> {

@@ -75,6 +75,26 @@ fn the_proof_number_solver_and_the_plain_check() {
     assert!(out.contains("value unknown"), "{out}");
 }
 
+/// `--attacker`: the winner's search alone proves his win, with its line;
+/// the loser's alone proves only that he does not win, and the value is
+/// left open with that bound.
+#[test]
+fn one_attacker() {
+    let (rc, out, err) = solve(&["--pos", LOSS4, "--attacker", "b"]);
+    assert_eq!(rc, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines.contains(&"value loss 4 for A"), "{out}");
+    assert!(lines.contains(&"pv e xf xf k"), "{out}");
+    assert!(out.contains("algorithm pns attacker b"), "{out}");
+    let (rc, out, err) = solve(&["--pos", LOSS4, "--attacker", "a", "--json"]);
+    assert_eq!(rc, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
+    assert_eq!(v["value"], "unknown", "{out}");
+    assert_eq!(v["nowin_within"], 4094, "{out}");
+    assert_eq!(v["noloss_within"], 0, "{out}");
+    assert_eq!(v["loss_within"], serde_json::Value::Null, "{out}");
+}
+
 #[test]
 fn the_lango_sequential_start_and_a_bounded_blind_game() {
     let (rc, out, _) = solve(&["--variant", "lango", "--opening", "sequential"]);
@@ -136,6 +156,17 @@ fn bad_input_exits_2_and_writes_nothing() {
             save,
         ],
         vec!["--pos", DRAW, "--tables", "23", "--save", save],
+        vec!["--pos", LOSS4, "--attacker", "c", "--save", save],
+        vec![
+            "--pos",
+            LOSS4,
+            "--attacker",
+            "a",
+            "--algorithm",
+            "ab",
+            "--save",
+            save,
+        ],
     ] {
         let (rc, out, err) = solve(&args);
         assert_eq!(rc, 2, "{args:?}: {out}{err}");

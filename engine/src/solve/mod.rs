@@ -153,6 +153,11 @@ pub struct SolveConfig {
     /// Adjiboto's retrograde tables (`classes`): the proof-number search
     /// settles every position they hold by its value (`Pns::with_tables`).
     pub tables: Option<std::sync::Arc<classes::Tables>>,
+    /// With `Pns`: prove only this player's win, every thread on it. The
+    /// other player's win is not sought, so where this player does not win
+    /// the value stays a range (he does not win); `None` (the default):
+    /// both players' wins, each on half of the threads.
+    pub attacker: Option<Side>,
 }
 
 impl Default for SolveConfig {
@@ -164,6 +169,7 @@ impl Default for SolveConfig {
             save: None,
             header: Vec::new(),
             tables: None,
+            attacker: None,
         }
     }
 }
@@ -488,6 +494,8 @@ pub struct Solver {
     /// behind them (RELIABILITY.md finding 17).
     inline: bool,
     algorithm: Algorithm,
+    /// With `Pns`: the one player whose win is sought (`SolveConfig`).
+    attacker: Option<Side>,
     /// With `Pns`: the proof-number searches, one per attacker (A, B),
     /// their tables kept from one solve to the next.
     pns: Vec<Mutex<Pns>>,
@@ -548,14 +556,23 @@ impl Solver {
         };
         let table = FactTable::try_new(facts_mb)
             .map_err(|_| format!("cannot reserve a table of {} MiB", config.hash_mb))?;
-        // Each search's threads are set at each call (`prove_pns`).
+        if config.attacker.is_some() && config.algorithm != Algorithm::Pns {
+            return Err("one attacker is for the proof-number search (pns): alpha-beta proves both sides' wins at once".into());
+        }
+        // Each search's threads are set at each call (`prove_pns`). With
+        // one attacker its table has both quarters, the other's the least.
         let pns = match config.algorithm {
             Algorithm::Ab => Vec::new(),
             Algorithm::Pns => [Side::A, Side::B]
                 .into_iter()
                 .map(|who| {
+                    let mb = match config.attacker {
+                        None => config.hash_mb / 4,
+                        Some(a) if a == who => config.hash_mb / 2,
+                        Some(_) => 1,
+                    };
                     Ok(Mutex::new(
-                        Pns::new(who, config.hash_mb / 4)?.with_tables(config.tables.clone()),
+                        Pns::new(who, mb)?.with_tables(config.tables.clone()),
                     ))
                 })
                 .collect::<Result<_, String>>()?,
@@ -571,6 +588,7 @@ impl Solver {
             threads: config.threads,
             inline: false,
             algorithm: config.algorithm,
+            attacker: config.attacker,
             pns,
             live,
             reported: Mutex::new(Instant::now()),
@@ -588,6 +606,7 @@ impl Solver {
             threads: 1,
             inline: true,
             algorithm: Algorithm::Ab,
+            attacker: None,
             pns: Vec::new(),
             live: Vec::new(),
             reported: Mutex::new(Instant::now()),
@@ -950,11 +969,24 @@ impl Solver {
             !o.iter().any(|x| matches!(x, pns::Outcome::Proven(_)))
                 && o.contains(&pns::Outcome::Unknown)
         };
-        let done = Done::new(if self.threads >= 2 { 2 } else { 1 }, poll_every(limits));
+        let both = self.attacker.is_none() && self.threads >= 2;
+        let done = Done::new(if both { 2 } else { 1 }, poll_every(limits));
         std::thread::scope(|s| -> Result<(), String> {
             // Joined when the scope's closure returns, an early one too.
             let mut crew = Crew::new();
-            if done.threads == 2 {
+            if let Some(who) = self.attacker {
+                // One attacker, on every thread; the other's outcome stays
+                // unknown.
+                let (attack, done, threads) = (&attack, &done, self.threads);
+                let h = std::thread::Builder::new()
+                    .stack_size(STACK)
+                    .spawn_scoped(s, move || {
+                        let _ended = done.guard();
+                        attack(who, node_limit, threads);
+                    })
+                    .map_err(|e| format!("cannot start a solver thread: {e}"))?;
+                crew.push(h);
+            } else if both {
                 // Each attacker on half of the threads; when one is
                 // disproven (and the root not yet settled), the other is
                 // called again on all of them, with what is left of the
