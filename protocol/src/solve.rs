@@ -863,7 +863,7 @@ pub fn solve_main(a: &SolveArgs) -> ExitCode {
             solver.table_bytes() >> 20,
             a.algorithm,
             a.attacker
-                .map_or(String::new(), |w| format!(" attacker {}", side_name(w)))
+                .map_or(String::new(), |w| format!(" attacker {}", w.letter()))
         ));
     }
     if let Some(e) = solver.save_error() {
@@ -1402,17 +1402,9 @@ fn solve_settings(a: &SolveArgs, pos: &Position) -> Json {
     });
     // Only when given: the parts of a run without it read as before.
     if let Some(who) = a.attacker {
-        s["attacker"] = json!(side_name(who));
+        s["attacker"] = json!(who.letter().to_string());
     }
     s
-}
-
-/// A player as `--attacker` names him.
-fn side_name(s: Side) -> &'static str {
-    match s {
-        Side::A => "a",
-        Side::B => "b",
-    }
 }
 
 fn moves_json(ms: &[Move]) -> Vec<String> {

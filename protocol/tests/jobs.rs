@@ -339,6 +339,20 @@ fn merge_refuses_what_is_not_one_finished_run() {
         &[parts[0].clone(), edited, parts[2].clone()],
         "another commit of choro",
     );
+    // Parts of one root solved with and without --attacker.
+    const DRAW: &str = "adjiboto 1,2,1,0,1/0,2,0,1,2 b 12345/12345 49/41 40";
+    let both = run_parts("solve", &["--pos", DRAW], 2, &d, "both");
+    let one = run_parts("solve", &["--pos", DRAW, "--attacker", "a"], 2, &d, "one");
+    let (rc, out, err) = merge(&[one[0].clone(), one[1].clone()], &[]);
+    assert_eq!(rc, 0, "{err}");
+    assert!(
+        out.contains("value unknown nowin 2 noloss 4094 for B"),
+        "{out}"
+    );
+    refused(
+        &[one[0].clone(), both[1].clone()],
+        "settings.attacker (null against \"a\")",
+    );
     // A part cut short (its end line lost) and a file that is no part.
     let cut = path(&d, "cut.jsonl");
     let lines: Vec<&str> = text.lines().collect();
