@@ -518,76 +518,93 @@ impl Tables {
     /// n has a child lost in n - 1 and none lost sooner, a loss in n only
     /// children won, the longest in n - 1 (an end: no child, distance 0), a
     /// draw no child lost and, unless it is a drawn end, a child drawn.
-    /// The first position that breaks this, or `None`.
+    /// The first position that breaks this (in the tables' order: class,
+    /// store, board, side), or `None`. The boards of a class are checked in
+    /// blocks on rayon's threads.
     pub fn verify(&self, stop: &AtomicBool) -> Result<Option<String>, String> {
+        const BLOCK: u64 = 1 << 12;
         let template = template();
-        let mut buf: Vec<Child> = Vec::new();
-        let mut hashes: Vec<u64> = Vec::new();
         for (k, class) in self.classes.iter().enumerate() {
             let k = k as u32;
-            for sc in 0..(k + 3) as usize {
-                let s = store_of_class(k, sc);
-                for b in 0..class.boards.len() {
-                    if b % 65536 == 0 && stop.load(Relaxed) {
-                        return Err("stopped".into());
-                    }
-                    let holes = class.boards.unrank(b);
-                    for side in [Side::A, Side::B] {
-                        let p = position(&template, &holes, side, k, s);
-                        let v = self.value(&p).expect("in the tables");
-                        children(&p, &mut buf, &mut hashes);
-                        let kids: Vec<Value> = buf
-                            .iter()
-                            .map(|c| {
-                                let v = self.value(&c.pos).expect("a child has no more counters");
-                                if c.pos.side_to_move() == side {
-                                    v
-                                } else {
-                                    other(v)
-                                }
-                            })
-                            .collect();
-                        // `kids`: each child's value for p's mover, distance
-                        // as the child's.
-                        let ok = if kids.is_empty() {
-                            v == if terminal_value(&p, 0) == DRAW {
-                                Value::Draw
-                            } else {
-                                Value::Loss(0)
-                            }
-                        } else {
-                            let fastest = kids
-                                .iter()
-                                .filter_map(|v| match v {
-                                    Value::Win(d) => Some(d + 1),
-                                    _ => None,
-                                })
-                                .min();
-                            let all_lost = kids.iter().all(|v| matches!(v, Value::Loss(_)));
-                            match v {
-                                Value::Win(n) => fastest == Some(n),
-                                Value::Loss(n) => {
-                                    all_lost
-                                        && kids
-                                            .iter()
-                                            .map(|v| match v {
-                                                Value::Loss(d) => d + 1,
-                                                _ => 0,
-                                            })
-                                            .max()
-                                            == Some(n)
-                                }
-                                Value::Draw => fastest.is_none() && !all_lost,
-                            }
-                        };
-                        if !ok {
-                            return Ok(Some(format!("{p}: table says {v}, children {kids:?}")));
+            let nb = class.boards.len();
+            let blocks = nb.div_ceil(BLOCK);
+            let found = (0..(k as u64 + 3) * blocks)
+                .into_par_iter()
+                .map_init(
+                    || (Vec::new(), Vec::new()),
+                    |(buf, hashes), i| {
+                        if stop.load(Relaxed) {
+                            return Some(Err("stopped".to_string()));
                         }
-                    }
-                }
+                        let s = store_of_class(k, (i / blocks) as usize);
+                        let first = (i % blocks) * BLOCK;
+                        (first..(first + BLOCK).min(nb)).find_map(|b| {
+                            let holes = class.boards.unrank(b);
+                            [Side::A, Side::B].into_iter().find_map(|side| {
+                                let p = position(&template, &holes, side, k, s);
+                                self.wrong(&p, buf, hashes).map(Ok)
+                            })
+                        })
+                    },
+                )
+                .find_map_first(|x| x);
+            if let Some(f) = found {
+                return f.map(Some);
             }
         }
         Ok(None)
+    }
+
+    /// Why `p`'s value in the tables does not follow from its children's
+    /// (`verify`), or `None` when it does.
+    fn wrong(&self, p: &Position, buf: &mut Vec<Child>, hashes: &mut Vec<u64>) -> Option<String> {
+        let side = p.side_to_move();
+        let v = self.value(p).expect("in the tables");
+        children(p, buf, hashes);
+        // Each child's value for p's mover, distance as the child's.
+        let kids: Vec<Value> = buf
+            .iter()
+            .map(|c| {
+                let v = self.value(&c.pos).expect("a child has no more counters");
+                if c.pos.side_to_move() == side {
+                    v
+                } else {
+                    other(v)
+                }
+            })
+            .collect();
+        let ok = if kids.is_empty() {
+            v == if terminal_value(p, 0) == DRAW {
+                Value::Draw
+            } else {
+                Value::Loss(0)
+            }
+        } else {
+            let fastest = kids
+                .iter()
+                .filter_map(|v| match v {
+                    Value::Win(d) => Some(d + 1),
+                    _ => None,
+                })
+                .min();
+            let all_lost = kids.iter().all(|v| matches!(v, Value::Loss(_)));
+            match v {
+                Value::Win(n) => fastest == Some(n),
+                Value::Loss(n) => {
+                    all_lost
+                        && kids
+                            .iter()
+                            .map(|v| match v {
+                                Value::Loss(d) => d + 1,
+                                _ => 0,
+                            })
+                            .max()
+                            == Some(n)
+                }
+                Value::Draw => fastest.is_none() && !all_lost,
+            }
+        };
+        (!ok).then(|| format!("{p}: table says {v}, children {kids:?}"))
     }
 }
 
@@ -648,5 +665,42 @@ mod tests {
         let loss = v.iter().position(|&e| e == LOSS | 2).unwrap();
         v[loss] = LOSS | 4;
         assert!(t.verify(&stop).unwrap().is_some());
+    }
+
+    /// With values planted wrong in several blocks of a class, `verify`
+    /// names the same position - the first in the tables' order - on one
+    /// thread and on several, and it is one whose check fails.
+    #[test]
+    fn verify_names_the_first_wrong_position_on_any_number_of_threads() {
+        let stop = AtomicBool::new(false);
+        let mut t = Tables::build(7, &stop, &mut |_| {}).unwrap();
+        assert!(t.classes[7].boards.len() > 2 * 4096, "one block only");
+        let v = &mut t.classes[7].values;
+        let n = v.len();
+        for i in [n - 5, n / 2, n / 3 + 1] {
+            let e = (i..n).find(|&j| v[j] != 0).unwrap();
+            v[e] = 0;
+        }
+        let on = |threads: usize| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap()
+                .install(|| t.verify(&stop).unwrap())
+        };
+        let first = on(1).expect("a wrong value found");
+        for threads in [2, 3, 8] {
+            assert_eq!(
+                on(threads).as_deref(),
+                Some(first.as_str()),
+                "{threads} threads"
+            );
+        }
+        let pos: Position = first.split(": table says").next().unwrap().parse().unwrap();
+        let (mut buf, mut hashes) = (Vec::new(), Vec::new());
+        assert_eq!(
+            t.wrong(&pos, &mut buf, &mut hashes).as_deref(),
+            Some(first.as_str())
+        );
     }
 }
