@@ -7,6 +7,7 @@ use choro_engine::rng::Rng;
 use choro_engine::solve::book::{self, Book};
 use choro_engine::solve::check::{CheckError, Checker};
 use choro_engine::solve::pns::{Outcome, Pns};
+use choro_engine::solve::reprove::Reprover;
 use choro_engine::solve::retro::Graph;
 use choro_engine::solve::{Algorithm, SolveConfig, SolveLimits, Solver, Value};
 use choro_engine::{Position, Side, Variant};
@@ -357,13 +358,18 @@ fn pns_entries_agree(threads: usize, per: usize) -> usize {
 /// The checker keeps one memo per position and winner across plies (a win
 /// within `k` plies is one within `k + 1`): asked in a scrambled order of
 /// plies, over every position of a graph, one checker still gives the
-/// retrograde analysis's answer to each question.
+/// retrograde analysis's answer to each question, with its memo at full
+/// size and with a memo of 64 facts, which forgets most of what it learns.
 #[test]
 fn checker_answers_every_bound_like_the_retrograde_analysis() {
     let mut asked = 0;
     let mut r = Rng::new(5);
-    each_small_position(13, |_, graph, _| {
-        let mut c = Checker::new(u64::MAX);
+    each_small_position(13, |_, graph, n| {
+        let mut c = if n % 2 == 0 {
+            Checker::new(u64::MAX)
+        } else {
+            Checker::new(u64::MAX).with_memory(64 * 16)
+        };
         for (q, v) in graph.iter() {
             let me = q.side_to_move();
             let (winner, d) = match v {
@@ -387,6 +393,46 @@ fn checker_answers_every_bound_like_the_retrograde_analysis() {
         }
     });
     assert!(asked > 5_000, "{asked}");
+}
+
+/// A proof whose table has overwritten it: Didinga 4x8 sequential (A wins
+/// in 15, SOLVED.md) proven by A's df-pn in a table of 1 MiB keeps the
+/// root's proof and little below it. Following that order the check is
+/// lost (blind tries of the winner's moves, each to its full depth: over
+/// 1 M nodes); with fresh proofs where the order knows nothing
+/// (`Reprover`) it confirms the bound in a few thousand nodes.
+#[test]
+fn a_check_whose_proof_was_overwritten_follows_fresh_proofs() {
+    let pos: Position =
+        "didinga:8 2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2/2,2,2,2,2,2,2,2 a o2 0"
+            .parse()
+            .unwrap();
+    let s = Solver::new(&SolveConfig {
+        hash_mb: 1,
+        algorithm: Algorithm::Pns,
+        attacker: Some(Side::A),
+        ..SolveConfig::default()
+    })
+    .unwrap();
+    let within = solve(&s, &pos, 1).win_within.expect("A's win is proven");
+    assert!(within >= 15, "{within}");
+    let order = |c: &Position, w: Side| s.proof_order(c, w);
+    let mut lost = Checker::new(1_000_000).with_order(&order);
+    assert_eq!(lost.forces(&pos, Side::A, within), Err(CheckError::Budget));
+
+    let fresh = Reprover::new();
+    let order = |c: &Position, w: Side| match s.proof_order(c, w) {
+        u32::MAX => fresh.order(c, w),
+        d => d,
+    };
+    let prepare = |p: &Position, w: Side, plies: u32| fresh.prepare(p, w, plies);
+    let mut c = Checker::new(200_000)
+        .with_order(&order)
+        .with_prepare(&prepare);
+    assert_eq!(c.forces(&pos, Side::A, within), Ok(true), "{}", c.nodes());
+    let (proofs, nodes) = fresh.searched();
+    assert!(proofs > 0 && nodes < c.nodes(), "{proofs} {nodes}");
+    assert!(c.nodes() < 100_000, "{} nodes", c.nodes());
 }
 
 /// A df-pn proof is followed by the checker, wins in 1 included: df-pn

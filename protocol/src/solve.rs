@@ -7,6 +7,7 @@ use choro_engine::solve::check::Checker;
 use choro_engine::solve::classes::Tables;
 use choro_engine::solve::frac::Frac;
 use choro_engine::solve::holds::{is_race_node, LineStep, Play, RaceCell, Range};
+use choro_engine::solve::reprove::Reprover;
 use choro_engine::solve::retro::Graph;
 use choro_engine::solve::store::Code;
 use choro_engine::solve::{
@@ -369,6 +370,11 @@ pub struct SolveArgs {
     /// distance, that he does not force it sooner.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub check: Option<u64>,
+    /// The plain check's memory of the positions it has decided, in MiB:
+    /// when full it forgets those that cost it the least (more nodes, the
+    /// same answer). Also bounds a resumed draw's retrograde check.
+    #[arg(long, value_name = "MB", default_value_t = 1024, value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
+    pub check_hash: u64,
     /// Write what was proven as a book (positions/solved/README.md): the
     /// root or every cell, and the positions along best play.
     #[arg(long)]
@@ -478,6 +484,31 @@ fn solve_outputs(a: &SolveArgs) -> Result<(Option<Replace>, Option<Replace>), St
 /// The plain checker's node budget for the values of a resumed solve when
 /// `--check` does not give one (SOLVED.md, "Save files").
 pub const RESUME_CHECK: u64 = 1_000_000;
+
+/// The limits of a plain check: nodes (`--check`) and the bytes of its
+/// memo (`--check-hash`).
+#[derive(Copy, Clone)]
+struct CheckBudget {
+    nodes: u64,
+    memory: usize,
+}
+
+impl CheckBudget {
+    fn of(a: &SolveArgs, nodes: u64) -> CheckBudget {
+        CheckBudget {
+            nodes,
+            memory: (a.check_hash as usize).saturating_mul(1 << 20),
+        }
+    }
+
+    /// The positions a retrograde check may hold: the node budget, and no
+    /// more than the memory holds at about the bytes of a position, its
+    /// index entry and its moves.
+    fn states(self) -> u64 {
+        let per = std::mem::size_of::<Position>() + 80;
+        self.nodes.min((self.memory / per) as u64)
+    }
+}
 
 fn parse_attacker(s: &str) -> Result<Side, String> {
     match s {
@@ -687,7 +718,10 @@ pub fn solve_main(a: &SolveArgs) -> ExitCode {
         None => emit(progress_line(p)),
     };
     // The plain check: asked for, or of a value that rests on a save file.
-    let check_budget = a.check.or(resumed.then_some(RESUME_CHECK));
+    let check_budget = a
+        .check
+        .or(resumed.then_some(RESUME_CHECK))
+        .map(|n| CheckBudget::of(a, n));
     let blind = pos.phase().is_blind();
     let status = if with_holds(&pos) {
         match with_pace(every, &print, |progress| {
@@ -901,14 +935,14 @@ fn refuted(checks: &[String], a: &SolveArgs) -> ExitCode {
 fn resumed_draw_check(
     pos: &Position,
     s: &Solution,
-    budget: u64,
+    budget: CheckBudget,
     what: &str,
     emit: &mut dyn FnMut(String),
 ) -> bool {
     if s.value != Some(Value::Draw) {
         return true;
     }
-    retro_check(pos, s, budget, what, emit)
+    retro_check(pos, s, budget.states(), what, emit)
 }
 
 /// Whether `choro solve` values `pos` as a race with holds: a blind start
@@ -924,7 +958,7 @@ fn with_holds(pos: &Position) -> bool {
 fn check_leaves(
     solver: &Solver,
     h: &HoldsSolution,
-    budget: u64,
+    budget: CheckBudget,
     emit: &mut dyn FnMut(String),
 ) -> bool {
     let (mut confirmed, mut unchecked, mut wrong, mut draws, mut open) = (0, 0, 0, 0, 0);
@@ -949,7 +983,7 @@ fn check_leaves(
         }
         let all = lines
             .iter()
-            .filter(|x| !x.contains(" nodes "))
+            .filter(|x| x.contains(" within "))
             .all(|x| x.ends_with(": confirmed"));
         if !ok {
             wrong += 1;
@@ -1222,7 +1256,7 @@ fn plain_check(
     solver: &Solver,
     pos: &Position,
     s: &Solution,
-    budget: u64,
+    budget: CheckBudget,
     what: &str,
     emit: &mut dyn FnMut(String),
 ) -> bool {
@@ -1234,8 +1268,18 @@ fn plain_check(
         (None, _, Some(d)) => (me.other(), d, false),
         _ => return true,
     };
-    let order = |c: &Position, w: choro_engine::Side| solver.proof_order(c, w);
-    let mut checker = Checker::new(budget).with_order(&order);
+    // The solver's proof where its tables still hold it, else fresh proofs
+    // below the positions where it was lost (`solve::reprove`).
+    let fresh = Reprover::new();
+    let order = |c: &Position, w: choro_engine::Side| match solver.proof_order(c, w) {
+        u32::MAX => fresh.order(c, w),
+        d => d,
+    };
+    let prepare = |p: &Position, w: choro_engine::Side, plies: u32| fresh.prepare(p, w, plies);
+    let mut checker = Checker::new(budget.nodes)
+        .with_memory(budget.memory)
+        .with_order(&order)
+        .with_prepare(&prepare);
     let mut verdict = |plies: u32, want: bool| match checker.forces(pos, winner, plies) {
         Ok(b) if b == want => "confirmed".to_string(),
         Ok(_) => "WRONG".to_string(),
@@ -1252,6 +1296,12 @@ fn plain_check(
         emit(format!(
             "check {what} {winner} does not win within {}: {second}",
             within - 1
+        ));
+    }
+    let (proofs, nodes) = fresh.searched();
+    if nodes > 0 {
+        emit(format!(
+            "check {what} order from {proofs} fresh proofs, {nodes} of its nodes"
         ));
     }
     emit(format!("check {what} nodes {}", checker.nodes()));
@@ -1424,7 +1474,7 @@ fn solve_part(
 ) -> ExitCode {
     // A part checks the values that rest on a save file only.
     let resumed = solver.saved_positions() > 0;
-    let check_budget = resumed.then(|| a.check.unwrap_or(RESUME_CHECK));
+    let check_budget = resumed.then(|| CheckBudget::of(a, a.check.unwrap_or(RESUME_CHECK)));
     let stop = AtomicBool::new(false);
     let every = Duration::from_secs_f64(a.progress);
     let range = job.range(units.len());

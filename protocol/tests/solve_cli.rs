@@ -95,6 +95,46 @@ fn one_attacker() {
     assert_eq!(v["loss_within"], serde_json::Value::Null, "{out}");
 }
 
+/// Didinga 4x8 sequential proven in a table of 1 MiB, which overwrites
+/// most of the proof: the check follows fresh proofs below the points
+/// where it was lost, says so, and confirms the bound within a budget that
+/// the lost order alone exhausts (engine/tests/solve.rs), its memory of
+/// decided positions kept to 1 MiB.
+#[test]
+fn a_check_follows_fresh_proofs_where_the_proof_was_lost() {
+    let (rc, out, err) = solve(&[
+        "--variant",
+        "didinga",
+        "--opening",
+        "sequential",
+        "--attacker",
+        "a",
+        "--plies",
+        "1",
+        "--hash",
+        "1",
+        "--check",
+        "1000000",
+        "--check-hash",
+        "1",
+    ]);
+    assert_eq!(rc, 0, "{err}");
+    let within = out
+        .lines()
+        .find_map(|l| l.strip_prefix("value unknown nowin 1 noloss 1 winwithin "))
+        .and_then(|l| l.strip_suffix(" for A"))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(
+        out.contains(&format!("\ncheck root A wins within {within}: confirmed\n")),
+        "{out}"
+    );
+    let fresh = out
+        .lines()
+        .find(|l| l.starts_with("check root order from "))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(fresh.ends_with(" of its nodes"), "{fresh}");
+}
+
 #[test]
 fn the_lango_sequential_start_and_a_bounded_blind_game() {
     let (rc, out, _) = solve(&["--variant", "lango", "--opening", "sequential"]);
@@ -157,6 +197,16 @@ fn bad_input_exits_2_and_writes_nothing() {
         ],
         vec!["--pos", DRAW, "--tables", "23", "--save", save],
         vec!["--pos", LOSS4, "--attacker", "c", "--save", save],
+        vec![
+            "--pos",
+            LOSS4,
+            "--check",
+            "100",
+            "--check-hash",
+            "0",
+            "--save",
+            save,
+        ],
         vec![
             "--pos",
             LOSS4,

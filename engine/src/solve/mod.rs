@@ -27,6 +27,7 @@ pub mod classes;
 pub mod frac;
 pub mod holds;
 pub mod pns;
+pub mod reprove;
 pub mod retro;
 pub(crate) mod search;
 pub mod store;
