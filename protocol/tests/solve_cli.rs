@@ -303,6 +303,35 @@ fn a_blind_game_with_holds() {
 
 /// With holds, `--job`, `--book` and `--retro` are refused before any work,
 /// and so are limits that cannot be met and a finished race.
+/// With one attacker a race's leaves that he does not win stay open: B's
+/// wins (cells b b and b k) are ranges, A's wins (row n) are proven, and
+/// the value is a range whose bounds meet at A's +1.
+#[test]
+fn holds_with_one_attacker_leave_his_losses_open() {
+    let (rc, out, err) = solve(&["--pos", HOLDS, "--attacker", "a"]);
+    assert_eq!(rc, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    let cell = |name: &str| {
+        lines
+            .iter()
+            .find(|l| l.starts_with(name))
+            .unwrap_or_else(|| panic!("{name}: {out}"))
+            .split(" first ")
+            .next()
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(cell("cell b b "), "cell b b for A -1..+1");
+    assert_eq!(cell("cell b k "), "cell b k for A -1..+1");
+    assert_eq!(cell("cell n b "), "cell n b for A +1");
+    assert_eq!(cell("cell n k "), "cell n k for A +1");
+    assert!(
+        lines.contains(&"value between 1.0000 and 1.0000 for A (cells unsolved)"),
+        "{out}"
+    );
+    assert!(out.contains("algorithm pns attacker a"), "{out}");
+}
+
 #[test]
 fn holds_bad_input_exits_2() {
     for args in [
