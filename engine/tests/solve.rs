@@ -425,7 +425,7 @@ fn a_check_whose_proof_was_overwritten_follows_fresh_proofs() {
         u32::MAX => fresh.order(c, w),
         d => d,
     };
-    let prepare = |p: &Position, w: Side, plies: u32| fresh.prepare(p, w, plies);
+    let prepare = |p: &Position, w: Side, plies: u32, most: u64| fresh.prepare(p, w, plies, most);
     let mut c = Checker::new(200_000)
         .with_order(&order)
         .with_prepare(&prepare);
@@ -433,6 +433,18 @@ fn a_check_whose_proof_was_overwritten_follows_fresh_proofs() {
     let (proofs, nodes) = fresh.searched();
     assert!(proofs > 0 && nodes < c.nodes(), "{proofs} {nodes}");
     assert!(c.nodes() < 100_000, "{} nodes", c.nodes());
+    // The fresh proofs keep within the check's budget.
+    let fresh = Reprover::new();
+    let order = |c: &Position, w: Side| match s.proof_order(c, w) {
+        u32::MAX => fresh.order(c, w),
+        d => d,
+    };
+    let prepare = |p: &Position, w: Side, plies: u32, most: u64| fresh.prepare(p, w, plies, most);
+    let mut short = Checker::new(3_000)
+        .with_order(&order)
+        .with_prepare(&prepare);
+    assert_eq!(short.forces(&pos, Side::A, within), Err(CheckError::Budget));
+    assert!(short.nodes() < 3_000 + 1_000, "{} nodes", short.nodes());
 }
 
 /// A df-pn proof is followed by the checker, wins in 1 included: df-pn

@@ -1275,7 +1275,9 @@ fn plain_check(
         u32::MAX => fresh.order(c, w),
         d => d,
     };
-    let prepare = |p: &Position, w: choro_engine::Side, plies: u32| fresh.prepare(p, w, plies);
+    let prepare = |p: &Position, w: choro_engine::Side, plies: u32, most: u64| {
+        fresh.prepare(p, w, plies, most)
+    };
     let mut checker = Checker::new(budget.nodes)
         .with_memory(budget.memory)
         .with_order(&order)

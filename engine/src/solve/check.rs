@@ -26,9 +26,10 @@ pub(crate) type MoveOrder<'a> = &'a dyn Fn(&Position, Side) -> u32;
 
 /// Called where the winner is to move with `plies` left and the order
 /// knows none of his moves: a chance to learn an order for the moves of
-/// `pos` (a fresh proof below it: `reprove::Reprover`). Returns the nodes
-/// it searched, which count against the check's budget.
-pub(crate) type Prepare<'a> = &'a dyn Fn(&Position, Side, u32) -> u64;
+/// `pos` (a fresh proof below it: `reprove::Reprover`), within the nodes
+/// left of the check's budget (the last argument). Returns the nodes it
+/// searched, which count against that budget.
+pub(crate) type Prepare<'a> = &'a dyn Fn(&Position, Side, u32, u64) -> u64;
 
 /// The memo's size when `with_memory` does not set it (bytes).
 pub const DEFAULT_MEMORY: usize = 1 << 30;
@@ -270,7 +271,7 @@ impl<'a> Checker<'a> {
                 if k.iter().all(|&(o, _)| o == u32::MAX) {
                     // Nothing known of his moves: learn an order, then key
                     // them again.
-                    self.nodes += prepare(pos, winner, plies);
+                    self.nodes += prepare(pos, winner, plies, self.budget - self.nodes);
                     if self.nodes > self.budget {
                         return Err(CheckError::Budget);
                     }

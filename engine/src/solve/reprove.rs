@@ -58,14 +58,19 @@ impl Reprover {
     }
 
     /// Search `pos` afresh for a win of `winner` (when more than `SHALLOW`
-    /// plies are left), keeping the search for `order`; the nodes searched.
-    pub fn prepare(&self, pos: &Position, winner: Side, plies: u32) -> u64 {
+    /// plies are left), within `most` nodes, keeping the search for
+    /// `order`; the nodes searched.
+    pub fn prepare(&self, pos: &Position, winner: Side, plies: u32, most: u64) -> u64 {
         if plies <= SHALLOW {
             return 0;
         }
         let stop = AtomicBool::new(false);
         let mut spent = 0;
         for (nodes, mb) in TRIES {
+            let nodes = nodes.min(most.saturating_sub(spent));
+            if nodes == 0 {
+                break;
+            }
             let Ok(mut s) = Pns::new(winner, mb) else {
                 break;
             };
