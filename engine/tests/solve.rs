@@ -420,31 +420,38 @@ fn a_check_whose_proof_was_overwritten_follows_fresh_proofs() {
     let mut lost = Checker::new(1_000_000).with_order(&order);
     assert_eq!(lost.forces(&pos, Side::A, within), Err(CheckError::Budget));
 
-    let fresh = Reprover::new();
-    let order = |c: &Position, w: Side| match s.proof_order(c, w) {
-        u32::MAX => fresh.order(c, w),
-        d => d,
-    };
-    let prepare = |p: &Position, w: Side, plies: u32, most: u64| fresh.prepare(p, w, plies, most);
-    let mut c = Checker::new(200_000)
-        .with_order(&order)
-        .with_prepare(&prepare);
-    assert_eq!(c.forces(&pos, Side::A, within), Ok(true), "{}", c.nodes());
-    let (proofs, nodes) = fresh.searched();
-    assert!(proofs > 0 && nodes < c.nodes(), "{proofs} {nodes}");
-    assert!(c.nodes() < 100_000, "{} nodes", c.nodes());
+    let (found, nodes, (proofs, fresh_nodes)) = fresh_check(&s, &pos, within, 200_000);
+    assert_eq!(found, Ok(true), "{nodes}");
+    assert!(proofs > 0 && fresh_nodes < nodes, "{proofs} {fresh_nodes}");
+    assert!(nodes < 100_000, "{nodes} nodes");
     // The fresh proofs keep within the check's budget.
+    let (found, nodes, _) = fresh_check(&s, &pos, within, 3_000);
+    assert_eq!(found, Err(CheckError::Budget));
+    assert!(nodes < 3_000 + 1_000, "{nodes} nodes");
+}
+
+/// Whether A forces a win within `within` plies of `pos`, by a check
+/// within `budget` nodes that follows the proof in `s`'s tables and fresh
+/// proofs where they know none of A's moves (as `choro solve --check`
+/// does): the answer, the check's nodes, and the fresh proofs and their
+/// nodes.
+fn fresh_check(
+    s: &Solver,
+    pos: &Position,
+    within: u32,
+    budget: u64,
+) -> (Result<bool, CheckError>, u64, (u64, u64)) {
     let fresh = Reprover::new();
     let order = |c: &Position, w: Side| match s.proof_order(c, w) {
         u32::MAX => fresh.order(c, w),
         d => d,
     };
     let prepare = |p: &Position, w: Side, plies: u32, most: u64| fresh.prepare(p, w, plies, most);
-    let mut short = Checker::new(3_000)
+    let mut c = Checker::new(budget)
         .with_order(&order)
         .with_prepare(&prepare);
-    assert_eq!(short.forces(&pos, Side::A, within), Err(CheckError::Budget));
-    assert!(short.nodes() < 3_000 + 1_000, "{} nodes", short.nodes());
+    let found = c.forces(pos, Side::A, within);
+    (found, c.nodes(), fresh.searched())
 }
 
 /// A df-pn proof is followed by the checker, wins in 1 included: df-pn

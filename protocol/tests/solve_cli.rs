@@ -254,16 +254,7 @@ fn a_blind_game_with_holds() {
     let (rc, out, err) = solve(&["--pos", HOLDS, "--check", "100000"]);
     assert_eq!(rc, 0, "{err}");
     let lines: Vec<&str> = out.lines().collect();
-    let cell = |name: &str| {
-        lines
-            .iter()
-            .find(|l| l.starts_with(name))
-            .unwrap_or_else(|| panic!("{name}: {out}"))
-            .split(" race ")
-            .next()
-            .unwrap()
-            .to_string()
-    };
+    let cell = |name: &str| cell_up_to(&out, name, " race ");
     assert_eq!(
         cell("cell b b "),
         "cell b b for A -1 first tick 1 A drops 1 B drops 1 line B holds 2"
@@ -303,6 +294,17 @@ fn a_blind_game_with_holds() {
 
 /// With holds, `--job`, `--book` and `--retro` are refused before any work,
 /// and so are limits that cannot be met and a finished race.
+/// The line of `out` that starts with `name`, up to `end`.
+fn cell_up_to(out: &str, name: &str, end: &str) -> String {
+    out.lines()
+        .find(|l| l.starts_with(name))
+        .unwrap_or_else(|| panic!("{name}: {out}"))
+        .split(end)
+        .next()
+        .unwrap()
+        .to_string()
+}
+
 /// With one attacker a race's leaves that he does not win stay open: B's
 /// wins (cells b b and b k) are ranges, A's wins (row n) are proven, and
 /// the value is a range whose bounds meet at A's +1.
@@ -311,16 +313,7 @@ fn holds_with_one_attacker_leave_his_losses_open() {
     let (rc, out, err) = solve(&["--pos", HOLDS, "--attacker", "a"]);
     assert_eq!(rc, 0, "{err}");
     let lines: Vec<&str> = out.lines().collect();
-    let cell = |name: &str| {
-        lines
-            .iter()
-            .find(|l| l.starts_with(name))
-            .unwrap_or_else(|| panic!("{name}: {out}"))
-            .split(" first ")
-            .next()
-            .unwrap()
-            .to_string()
-    };
+    let cell = |name: &str| cell_up_to(&out, name, " first ");
     assert_eq!(cell("cell b b "), "cell b b for A -1..+1");
     assert_eq!(cell("cell b k "), "cell b k for A -1..+1");
     assert_eq!(cell("cell n b "), "cell n b for A +1");
