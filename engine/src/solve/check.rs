@@ -202,7 +202,7 @@ impl<'a> Checker<'a> {
     }
 
     /// Where the winner moves and the order knows none of his moves, call
-    /// `prepare` first (once per position and plies; its nodes count).
+    /// `prepare` first (at each such visit; its nodes count).
     pub fn with_prepare(mut self, prepare: Prepare<'a>) -> Checker<'a> {
         self.prepare = Some(prepare);
         self

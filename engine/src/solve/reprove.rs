@@ -15,6 +15,7 @@
 use super::pns::{Outcome, Pns};
 use crate::board::Position;
 use crate::types::Side;
+use fxhash::FxHashSet;
 use std::cell::{Cell, RefCell};
 use std::sync::atomic::AtomicBool;
 
@@ -29,10 +30,17 @@ const TRIES: [(u64, usize); 2] = [(1 << 20, 32), (1 << 23, 256)];
 /// finds their win faster than a search.
 const SHALLOW: u32 = 6;
 
+/// The most positions remembered as searched without a proof (then
+/// forgotten all at once).
+const FAILED_MAX: usize = 1 << 20;
+
 /// Fresh df-pn proofs below the positions a check asks for (module doc).
 #[derive(Default)]
 pub struct Reprover {
     searches: RefCell<Vec<Pns>>,
+    /// Positions and winners searched without a proof: not searched again
+    /// when the check comes back to them with other plies.
+    failed: RefCell<FxHashSet<(u64, u8)>>,
     proofs: Cell<u64>,
     nodes: Cell<u64>,
 }
@@ -58,10 +66,11 @@ impl Reprover {
     }
 
     /// Search `pos` afresh for a win of `winner` (when more than `SHALLOW`
-    /// plies are left), within `most` nodes, keeping the search for
-    /// `order`; the nodes searched.
+    /// plies are left, and no search of it failed before), within `most`
+    /// nodes, keeping the search for `order`; the nodes searched.
     pub fn prepare(&self, pos: &Position, winner: Side, plies: u32, most: u64) -> u64 {
-        if plies <= SHALLOW {
+        let key = (pos.hash(), winner.index() as u8);
+        if plies <= SHALLOW || self.failed.borrow().contains(&key) {
             return 0;
         }
         let stop = AtomicBool::new(false);
@@ -93,13 +102,19 @@ impl Reprover {
                     kept.insert(0, s);
                     kept.truncate(KEPT);
                     self.proofs.set(self.proofs.get() + 1);
-                    break;
+                    self.nodes.set(self.nodes.get() + spent);
+                    return spent;
                 }
                 // No win to follow: the check finds that out itself.
                 Outcome::Disproven => break,
                 Outcome::Unknown => {}
             }
         }
+        let mut failed = self.failed.borrow_mut();
+        if failed.len() >= FAILED_MAX {
+            failed.clear();
+        }
+        failed.insert(key);
         self.nodes.set(self.nodes.get() + spent);
         spent
     }
@@ -107,5 +122,30 @@ impl Reprover {
     /// Fresh searches that proved their position, and the nodes of all.
     pub fn searched(&self) -> (u64, u64) {
         (self.proofs.get(), self.nodes.get())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A search that finds no win is not run again for the same position
+    /// and winner, whatever the plies; one that proves is kept and orders.
+    #[test]
+    fn a_failed_search_is_not_repeated_and_a_proof_orders() {
+        // A wins in this Lango leaf (engine/tests/solve.rs).
+        let pos: Position =
+            "lango:8 3,0,2,2,0,2,2,1/4,3,3,4,0,3,4,1/1,3,3,1,4,3,0,4/0,2,2,0,2,2,0,3 a m 22"
+                .parse()
+                .unwrap();
+        let r = Reprover::new();
+        assert!(r.prepare(&pos, Side::B, 40, u64::MAX) > 0);
+        assert_eq!(r.prepare(&pos, Side::B, 41, u64::MAX), 0);
+        assert_eq!(r.searched().0, 0);
+        assert_eq!(r.prepare(&pos, Side::A, 5, u64::MAX), 0, "shallow");
+        assert!(r.prepare(&pos, Side::A, 40, u64::MAX) > 0);
+        assert_eq!(r.searched().0, 1);
+        assert_ne!(r.order(&pos, Side::A), u32::MAX);
+        assert_eq!(r.order(&pos, Side::B), u32::MAX);
     }
 }
