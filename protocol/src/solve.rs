@@ -1474,9 +1474,13 @@ fn solve_part(
     limits: &SolveLimits,
     out: Replace,
 ) -> ExitCode {
-    // A part checks the values that rest on a save file only.
+    // The plain check of each unit, as in a whole solve: asked for, or of a
+    // value that rests on a save file.
     let resumed = solver.saved_positions() > 0;
-    let check_budget = resumed.then(|| CheckBudget::of(a, a.check.unwrap_or(RESUME_CHECK)));
+    let check_budget = a
+        .check
+        .or(resumed.then_some(RESUME_CHECK))
+        .map(|n| CheckBudget::of(a, n));
     let stop = AtomicBool::new(false);
     let every = Duration::from_secs_f64(a.progress);
     let range = job.range(units.len());

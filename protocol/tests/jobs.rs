@@ -623,6 +623,44 @@ fn a_dry_run_checks_and_writes_nothing() {
     assert_eq!(rc, 2, "{e}");
 }
 
+/// `--check` checks every unit of a part as it checks a whole solve's
+/// value; a part used to check only the values resumed from a save file,
+/// and dropped the option without a word otherwise.
+#[test]
+fn a_part_checks_each_unit_it_is_asked_to() {
+    let d = dir("check");
+    let out = path(&d, "part.jsonl");
+    let args = [
+        "--variant",
+        "lango",
+        "--plies",
+        "1",
+        "--job",
+        "2/4",
+        "--out",
+        &out,
+    ];
+    let mut checked = args.to_vec();
+    checked.extend(["--check", "10000000"]);
+    let (rc, o, e) = common::tool("solve", &checked);
+    assert_eq!(rc, 0, "{o}{e}");
+    let checks: Vec<&str> = o.lines().filter(|l| l.starts_with("check ")).collect();
+    assert!(
+        checks
+            .iter()
+            .any(|l| l.starts_with("check unit 2 A wins within ") && l.ends_with(": confirmed")),
+        "{o}"
+    );
+    assert!(
+        checks.iter().any(|l| l.starts_with("check unit 2 nodes ")),
+        "{o}"
+    );
+    // Without --check (and no save file) nothing is checked.
+    let (rc, o, e) = common::tool("solve", &args);
+    assert_eq!(rc, 0, "{o}{e}");
+    assert!(!o.contains("check "), "{o}");
+}
+
 /// `choro merge` adds the units' counts with a check and reads plies as
 /// the u32 they are (RELIABILITY.md finding 35): before, two parts of
 /// 2^64 - 1 nodes each merged to a wrapped total, and 2^32 + 4 plies
