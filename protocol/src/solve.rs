@@ -778,35 +778,28 @@ pub fn solve_main(a: &SolveArgs) -> ExitCode {
                 } else {
                     blind_lines(&b)
                 };
-                // As with holds: a fresh run reports the matrix at once and
-                // checks its cells after; a resumed one checks first and
-                // reports nothing its check refutes.
+                // A fresh run reports the matrix at once and checks its
+                // cells after; a resumed one checks first, each cell's lines
+                // as its check ends (a long check so shows how far it has
+                // come), and reports nothing its check refutes.
                 if !resumed {
                     report.iter().cloned().for_each(&mut emit);
                 }
-                let mut checks = Vec::new();
                 let mut checked = true;
                 if let Some(budget) = check_budget {
-                    let mut out = |l: String| {
-                        if resumed {
-                            checks.push(l)
-                        } else {
-                            emit(l)
-                        }
-                    };
                     for (i, row) in b.positions.iter().enumerate() {
                         for (j, c) in row.iter().enumerate() {
                             let cell = format!("cell {} {}", b.a_starts[i], b.b_starts[j]);
                             let s = &b.cells[i][j];
-                            checked &= plain_check(&solver, c, s, budget, &cell, &mut out);
+                            checked &= plain_check(&solver, c, s, budget, &cell, &mut emit);
                             if resumed {
-                                checked &= resumed_draw_check(c, s, budget, &cell, &mut out);
+                                checked &= resumed_draw_check(c, s, budget, &cell, &mut emit);
                             }
                         }
                     }
                 }
                 if resumed && !checked {
-                    return refuted(&checks, a);
+                    return refuted(&[], a);
                 }
                 if resumed {
                     report.into_iter().for_each(&mut emit);
@@ -823,7 +816,6 @@ pub fn solve_main(a: &SolveArgs) -> ExitCode {
                 if checked && !book_out(book_file, &config.header, &book, "choro solve") {
                     return ExitCode::FAILURE;
                 }
-                checks.into_iter().for_each(&mut emit);
                 checked
                     && match a.retro {
                         Some(max) => {
@@ -911,8 +903,8 @@ pub fn solve_main(a: &SolveArgs) -> ExitCode {
     }
 }
 
-/// A resumed solve whose value the plain check found wrong: the checks and
-/// an error, no value, no book; exit status 1.
+/// A resumed solve whose value the plain check found wrong: the checks not
+/// yet printed and an error, no value, no book; exit status 1.
 fn refuted(checks: &[String], a: &SolveArgs) -> ExitCode {
     let mut out = io::stdout().lock();
     for l in checks {

@@ -292,6 +292,48 @@ fn a_blind_game_with_holds() {
     assert!(out.contains("race for A -1 first tick 1"), "{out}");
 }
 
+/// A blind solve reports its matrix before it checks the cells; one resumed
+/// from a save file checks first, printing each cell's check as it ends
+/// (a long check shows how far it has come), and then the matrix.
+#[test]
+fn a_resumed_blind_solve_checks_each_cell_before_the_matrix() {
+    let lockstep = HOLDS.replace(",holds=1", "");
+    let dir = std::env::temp_dir().join(format!("choro-solve-blind-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let save = dir.join("facts.txt");
+    let save = save.to_str().unwrap();
+    let at = |out: &str, start: &str| {
+        out.lines()
+            .position(|l| l.starts_with(start))
+            .unwrap_or_else(|| panic!("no line {start:?} in {out}"))
+    };
+    let (rc, out, err) = solve(&["--pos", &lockstep, "--save", save, "--check", "1000"]);
+    assert_eq!(rc, 0, "{err}");
+    assert!(!out.contains("resumed"), "{out}");
+    assert!(
+        at(&out, "value -1.0000") < at(&out, "check cell b b"),
+        "{out}"
+    );
+    let (rc, out, err) = solve(&["--pos", &lockstep, "--save", save]);
+    assert_eq!(rc, 0, "{err}");
+    assert!(
+        out.contains("\nresumed 4 positions from the save file\n"),
+        "{out}"
+    );
+    let checks = ["b b", "b k", "n b", "n k"].map(|c| at(&out, &format!("check cell {c} nodes ")));
+    assert!(checks.windows(2).all(|w| w[0] < w[1]), "{out}");
+    assert!(
+        out.contains("check cell n k B wins within 2: confirmed"),
+        "{out}"
+    );
+    assert!(checks[3] < at(&out, "matrix "), "{out}");
+    assert!(
+        at(&out, "matrix ") < at(&out, "value -1.0000 for A (exact)"),
+        "{out}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// With holds, `--job`, `--book` and `--retro` are refused before any work,
 /// and so are limits that cannot be met and a finished race.
 /// The line of `out` that starts with `name`, up to `end`.
