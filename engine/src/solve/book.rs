@@ -303,6 +303,7 @@ pub const BUILTIN: &[&str] = &[
 pub const BUILTIN_CELLS: &[&str] = &[
     include_str!("../../../positions/solved/acholi-sim.cells"),
     include_str!("../../../positions/solved/didinga8-sim.cells"),
+    include_str!("../../../positions/solved/didinga9-sim.cells"),
 ];
 
 /// The entries along a line of best play: `pos` has `value` and `pv` is
